@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Errno/return-value cross-check: tests/contract/tp-futex-abi.tsv (the single
+# source) against the built futex.2 and 2const pages, and against the errnos the
+# TP selftests in kernel/patches assert (SKIP while the series has none).
+set -euo pipefail
+
+usage() { echo "usage: ${0##*/} [--no-selftests] [MANDIR]   (default MANDIR: build/man)"; }
+die() { echo "man-check-contract: $*" >&2; exit 2; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
+
+selftests=(--patches "kernel/patches/*.patch")
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+--no-selftests) selftests=(--no-selftests); shift ;;
+esac
+[ $# -le 1 ] || { usage >&2; exit 2; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+mandir=${1:-$root/build/man}
+need python3 python3
+need mandoc mandoc
+[ -f "$mandir/man2/futex.2" ] || die "$mandir/man2/futex.2 not found; fix: run ci/man-build.sh (make man) first"
+
+cd "$root"
+exec python3 tests/contract/check_man_contract.py \
+	--abi tests/contract/tp-futex-abi.tsv \
+	--futex2 "$mandir/man2/futex.2" \
+	--const-dir "$mandir/man2const" \
+	"${selftests[@]}"

@@ -1,0 +1,44 @@
+# mk/docs.mk - man pages and contributor docs (included by the top-level Makefile).
+#
+#   make man            build futex.2 (+ series) and the 2const pages into build/man,
+#                       lint them (zero warnings), compile the EXAMPLES, run the
+#                       errno cross-check against tests/contract/tp-futex-abi.tsv
+#   make man-selftest   prove the cross-check fails on mutated copies of the pages
+#   make docs           render docs/*.md (+ tp-futex.rst from the series) to build/docs
+#   make docs-kernel    kernel htmldocs (SPHINXDIRS=locking, -W) on the series-applied tree
+#
+# Packages: ci/packages-docs.txt.  Everything runs from the repository root.
+
+# Keep whatever default goal the including Makefile has (or will define).
+tpf_docs_saved_goal := $(.DEFAULT_GOAL)
+
+TPF_DOCS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+MAN_OUT ?= $(TPF_DOCS_ROOT)/build/man
+DOCS_OUT ?= $(TPF_DOCS_ROOT)/build/docs
+
+.PHONY: man man-build man-lint man-examples man-check man-selftest docs docs-kernel
+
+man: man-lint man-examples man-check
+
+man-build:
+	$(TPF_DOCS_ROOT)/ci/man-build.sh $(MAN_OUT)
+
+man-lint: man-build
+	$(TPF_DOCS_ROOT)/ci/man-lint.sh $(MAN_OUT)
+
+man-examples: man-build
+	$(TPF_DOCS_ROOT)/ci/man-examples.sh $(MAN_OUT)
+
+man-check: man-build
+	$(TPF_DOCS_ROOT)/ci/man-check-contract.sh $(MAN_OUT)
+
+man-selftest: man-build
+	$(TPF_DOCS_ROOT)/ci/man-selftest.sh $(MAN_OUT)
+
+docs:
+	$(TPF_DOCS_ROOT)/ci/docs-build.sh $(DOCS_OUT)
+
+docs-kernel:
+	$(TPF_DOCS_ROOT)/ci/docs-kernel.sh
+
+.DEFAULT_GOAL := $(tpf_docs_saved_goal)
