@@ -1,0 +1,964 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tp-stress: randomized stress test for TP futexes (FUTEX_LOCK=14 / FUTEX_UNLOCK=15).
+ *
+ *   tp-stress [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S]
+ *             [-k KILL_INTERVAL_MS] [-K] [-q]
+ *
+ * Several worker processes, each with many threads, hammer
+ *   - process-private TP locks (FUTEX_*_PRIVATE; one robust),
+ *   - MAP_SHARED TP locks (shared keys; one robust),
+ *   - "death" locks (MAP_SHARED, one robust, one not) whose owners get SIGKILLed,
+ *   - a PI lock (FUTEX_LOCK_PI/UNLOCK_PI) and a wait/wake mutex (FUTEX_WAIT/WAKE)
+ * with and without absolute timeouts (CLOCK_MONOTONIC and FUTEX_CLOCK_REALTIME),
+ * while signals are thrown at waiters (handlers without SA_RESTART: the TP calls must
+ * never return EINTR), threads exit while blocked in FUTEX_LOCK, threads exit holding a
+ * robust lock, and victim processes are SIGKILLed while holding a death lock (robust
+ * list registered with the lock in it, or not) or while waiting for it.
+ *
+ * Checks (TAP):
+ *   1 mutual exclusion: per lock a plain counter incremented in the critical section
+ *     equals the atomic acquisition count, and no thread ever finds another live
+ *     holder in the critical section;
+ *   2 progress: the watchdog sees acquisitions at least every WATCHDOG_S seconds;
+ *   3 ownership consistency: after every error return the caller does not own the word,
+ *     after every success it does; FUTEX_UNLOCK never fails for the owner;
+ *   4 errno set: only ETIMEDOUT (timed calls) is seen, never EINTR or anything else;
+ *   5 robust owner death: the kernel clears a dead robust owner (OWNER_DIED, TID 0);
+ *   6 all workers finished in time (no hung task) and the words are free at the end.
+ *
+ * The seed (-s, default: time) is printed; every thread's PRNG derives from it, so a
+ * failing seed reproduces the same operation mix (not the same interleaving).
+ * Exit: 0 pass, 1 fail, 4 skip (kernel without TP futexes).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FUTEX_LOCK
+#define FUTEX_LOCK	14
+#endif
+#ifndef FUTEX_UNLOCK
+#define FUTEX_UNLOCK	15
+#endif
+
+#define MAXT		64
+#define NPRIV		2	/* per process: [0] plain, [1] robust */
+#define NSHARED		3	/* [0],[1] plain, [2] robust */
+#define NDEATH		2	/* [0] robust, [1] non-robust */
+
+/* ---------------- shared state ---------------- */
+
+struct tplock {
+	struct robust_list list;	/* robust node; futex_offset = 8 */
+	uint32_t word;
+	uint32_t robust;
+	volatile uint64_t counter;	/* plain, non-atomic, incremented in the CS */
+	uint64_t acq;			/* atomic */
+	volatile int32_t holder;	/* TID in CS (plain) */
+	volatile int32_t holder_dead;	/* holder is a victim that will die holding */
+	uint64_t died_seen;		/* acquisitions that found OWNER_DIED */
+	uint64_t recovered;		/* acquisitions that found a dead holder */
+	char pad[64];
+};
+
+#define FUTEX_OFFSET ((long)offsetof(struct tplock, word) - (long)offsetof(struct tplock, list))
+
+enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_RT, S_UNLOCK_SYS,
+	S_UNLOCK_WOKE, S_SIGNALS, S_EXIT_WAITING, S_EXIT_HOLDING, S_VICTIMS, S_DEATH_HOLD_R,
+	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
+	S_SLEEP_CS, S_DIED_SEEN, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
+	S_ERR_ROBUST, S_NSTATS };
+static const char *const stat_name[S_NSTATS] = {
+	"acquisitions", "tp_lock_ops", "fast_path", "steal(ret0)", "top_waiter(ret1)", "handoff(ret2)",
+	"timeouts", "timed_calls", "realtime_calls", "unlock_syscalls", "unlock_woke",
+	"signals", "thread_exit_while_waiting", "thread_exit_holding_robust", "victims",
+	"owner_death_robust", "owner_death_nonrobust", "killed_while_waiting",
+	"nonrobust_recovered_by_kernel", "nonrobust_reset_by_test", "pi_ops", "waitwake_ops",
+	"sleeping_cs", "owner_died_seen", "ERR_mutual_exclusion", "ERR_ownership",
+	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
+};
+
+struct shm {
+	struct tplock shared[NSHARED];
+	struct tplock death[NDEATH];
+	uint32_t piword, wwword;
+	volatile uint64_t pi_counter, ww_counter;
+	uint64_t pi_acq, ww_acq;
+	volatile int stop;
+	volatile int victim_ready;
+	int victim_state;	/* 0 waiting, 1 a victim thread entered the CS, 2 aborted */
+	uint64_t stats[S_NSTATS];
+	char lasterr[8][160];
+	int nlasterr;
+};
+
+static struct shm *shm;
+static uint64_t seed;
+static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
+static int no_kill, quiet, emulate;
+
+static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
+
+static void err_note(int stat, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void err_note(int stat, const char *fmt, ...)
+{
+	va_list ap;
+	int n = __atomic_fetch_add(&shm->nlasterr, 1, __ATOMIC_RELAXED);
+
+	stat_add(stat, 1);
+	if (n < 8) {
+		va_start(ap, fmt);
+		vsnprintf(shm->lasterr[n], sizeof(shm->lasterr[n]), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* ---------------- helpers ---------------- */
+
+static pid_t gettid_(void) { return (pid_t)syscall(SYS_gettid); }
+
+/*
+ * -E (harness self-test on a kernel without TP futexes): FUTEX_LOCK/UNLOCK are mapped
+ * to FUTEX_LOCK_PI2/FUTEX_UNLOCK_PI, which share the word protocol, the absolute
+ * monotonic/realtime timeout and the robust-list handling.
+ */
+static long sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *ts)
+{
+	long r;
+
+	if (emulate && (op & FUTEX_CMD_MASK) == FUTEX_LOCK)
+		op = (op & ~FUTEX_CMD_MASK) | 13 /* FUTEX_LOCK_PI2 */;
+	else if (emulate && (op & FUTEX_CMD_MASK) == FUTEX_UNLOCK)
+		op = (op & ~FUTEX_CMD_MASK) | FUTEX_UNLOCK_PI;
+	r = syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
+
+	return r < 0 ? -errno : r;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static struct timespec abs_in_us(clockid_t clk, long us)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	ts.tv_nsec += us * 1000;
+	while (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+struct rng { uint64_t s; };
+static uint64_t rnd(struct rng *r)
+{
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return r->s * 2685821657736338717ULL;
+}
+static unsigned rn(struct rng *r, unsigned n) { return (unsigned)((rnd(r) >> 33) % n); }
+static void rng_init(struct rng *r, uint64_t a, uint64_t b, uint64_t c)
+{
+	r->s = seed ^ (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^
+	       (c * 0x165667B19E3779F9ULL);
+	if (!r->s)
+		r->s = 1;
+	rnd(r);
+}
+
+static void cpu_relax_n(unsigned n)
+{
+	while (n--)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+/* ---------------- per-thread robust list ---------------- */
+
+static __thread struct robust_list_head rhead;
+static __thread pid_t my_tid;
+static __thread struct tplock *volatile cur_wait;	/* TP lock this thread waits for */
+static __thread volatile int exit_requested;
+static __thread int *exited_flag;
+
+static void robust_register(void)
+{
+	rhead.list.next = &rhead.list;
+	rhead.futex_offset = FUTEX_OFFSET;
+	rhead.list_op_pending = NULL;
+	syscall(SYS_set_robust_list, &rhead, sizeof(rhead));
+}
+
+/*
+ * Robust list entries: bit 0 of an entry pointer marks a PI futex.  With -E (PI
+ * emulation) the entries are PI-marked like glibc does for PI mutexes; TP entries are
+ * plain (-R marks them anyway, to exercise that kernel path).
+ */
+static int robust_pi_bit;
+#define RNODE(l)	((struct robust_list *)((uintptr_t)&(l)->list | (uintptr_t)robust_pi_bit))
+#define RPTR(p)		((struct robust_list *)((uintptr_t)(p) & ~(uintptr_t)1))
+
+static void robust_link(struct tplock *l)
+{
+	l->list.next = rhead.list.next;
+	__atomic_store_n(&rhead.list.next, RNODE(l), __ATOMIC_RELEASE);
+}
+
+static void robust_unlink(struct tplock *l)
+{
+	struct robust_list *p = &rhead.list;
+
+	while (RPTR(p->next) != &rhead.list && RPTR(p->next) != &l->list)
+		p = RPTR(p->next);
+	if (RPTR(p->next) == &l->list)
+		__atomic_store_n(&p->next, l->list.next, __ATOMIC_RELEASE);
+}
+
+/* ---------------- TP lock / unlock per the ABI ---------------- */
+
+/*
+ * Returns 0 on acquisition, -errno on failure.  Checks ownership consistency.
+ */
+static int tp_lock(struct tplock *l, int priv, struct rng *r, int must_time)
+{
+	uint32_t tid = (uint32_t)my_tid;
+	struct timespec ts, *tsp = NULL;
+	int op = FUTEX_LOCK | priv;
+	long ret;
+
+	if (l->robust)
+		__atomic_store_n(&rhead.list_op_pending, RNODE(l), __ATOMIC_RELEASE);
+	stat_add(S_OPS, 1);
+	if (__atomic_compare_exchange_n(&l->word, &(uint32_t){0}, tid, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED)) {
+		stat_add(S_FAST, 1);
+		ret = 0;
+		goto acquired;
+	}
+	if (must_time || rn(r, 100) < 30) {
+		long us = rn(r, 4) == 0 ? 0 : (long)rn(r, 3000);
+
+		if (rn(r, 2)) {
+			op |= FUTEX_CLOCK_REALTIME;
+			ts = abs_in_us(CLOCK_REALTIME, us);
+			stat_add(S_RT, 1);
+		} else {
+			ts = abs_in_us(CLOCK_MONOTONIC, us);
+		}
+		tsp = &ts;
+		stat_add(S_TIMED, 1);
+	}
+	cur_wait = l;
+	ret = sys_futex(&l->word, op, 0, tsp);
+	cur_wait = NULL;
+	if (ret < 0) {
+		uint32_t w = __atomic_load_n(&l->word, __ATOMIC_ACQUIRE);
+
+		if (l->robust)
+			__atomic_store_n(&rhead.list_op_pending, NULL, __ATOMIC_RELEASE);
+		if ((w & FUTEX_TID_MASK) == tid)
+			err_note(S_ERR_OWN, "FUTEX_LOCK%s returned %s but word 0x%x is owned by caller %u",
+				 priv ? "_PRIVATE" : "", strerror((int)-ret), w, tid);
+		if (ret == -ETIMEDOUT && tsp) {
+			stat_add(S_TIMEDOUT, 1);
+		} else if (emulate && !l->robust && (ret == -EINVAL || ret == -ESRCH)) {
+			/* PI semantics for a dead non-robust owner: not a TP finding */
+			usleep(1000);
+		} else {
+			err_note(S_ERR_ERRNO, "FUTEX_LOCK%s%s unexpected error %s (word 0x%x, %s lock %p)",
+				 priv ? "_PRIVATE" : "", tsp ? " (timed)" : "",
+				 strerror((int)-ret), w, l->robust ? "robust" : "non-robust", (void *)l);
+			usleep(1000);
+		}
+		return (int)ret;
+	}
+	stat_add(ret == 0 ? S_STEAL : ret == 1 ? S_TOP : ret == 2 ? S_HANDOFF : S_ERR_ERRNO, 1);
+	if (ret > 2)
+		err_note(S_ERR_ERRNO, "FUTEX_LOCK returned %ld", ret);
+acquired:
+	if (l->robust) {
+		robust_link(l);
+		__atomic_store_n(&rhead.list_op_pending, NULL, __ATOMIC_RELEASE);
+	}
+	{
+		uint32_t w = __atomic_load_n(&l->word, __ATOMIC_ACQUIRE);
+
+		if ((w & FUTEX_TID_MASK) != tid)
+			err_note(S_ERR_OWN, "FUTEX_LOCK%s returned %ld but word 0x%x is not caller %u",
+				 priv ? "_PRIVATE" : "", ret, w, tid);
+		if (w & FUTEX_OWNER_DIED) {
+			__atomic_fetch_add(&l->died_seen, 1, __ATOMIC_RELAXED);
+			stat_add(S_DIED_SEEN, 1);
+			/* make it consistent: half of the time in user space, else leave the
+			 * bit for FUTEX_UNLOCK to deal with */
+			if (rn(r, 2) && !emulate)	/* PI: the kernel owns the bit */
+				__atomic_fetch_and(&l->word, ~FUTEX_OWNER_DIED, __ATOMIC_RELAXED);
+		}
+	}
+	return 0;
+}
+
+static void tp_unlock(struct tplock *l, int priv)
+{
+	uint32_t tid = (uint32_t)my_tid;
+	long ret;
+
+	if (l->robust) {
+		__atomic_store_n(&rhead.list_op_pending, RNODE(l), __ATOMIC_RELEASE);
+		robust_unlink(l);
+	}
+	if (!__atomic_compare_exchange_n(&l->word, &(uint32_t){tid}, 0, 0, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED)) {
+		stat_add(S_UNLOCK_SYS, 1);
+		ret = sys_futex(&l->word, FUTEX_UNLOCK | priv, 0, NULL);
+		if (ret == 1)
+			stat_add(S_UNLOCK_WOKE, 1);
+		else if (ret != 0)
+			err_note(S_ERR_UNLOCK, "FUTEX_UNLOCK%s by owner %u returned %ld (%s), word 0x%x",
+				 priv ? "_PRIVATE" : "", tid, ret, ret < 0 ? strerror((int)-ret) : "?",
+				 l->word);
+		if ((__atomic_load_n(&l->word, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) == tid)
+			err_note(S_ERR_UNLOCK, "FUTEX_UNLOCK%s returned %ld but caller %u still owns word 0x%x",
+				 priv ? "_PRIVATE" : "", ret, tid, l->word);
+	}
+	if (l->robust)
+		__atomic_store_n(&rhead.list_op_pending, NULL, __ATOMIC_RELEASE);
+}
+
+/* critical section: holder check + plain counter */
+static void cs_enter(struct tplock *l)
+{
+	int32_t h = l->holder;
+
+	if (h) {
+		if (l->holder_dead) {
+			__atomic_fetch_add(&l->recovered, 1, __ATOMIC_RELAXED);
+		} else {
+			err_note(S_ERR_MUTEX, "mutual exclusion: tid %d entered CS held by %d (word 0x%x)",
+				 my_tid, h, l->word);
+		}
+	}
+	l->holder_dead = 0;
+	l->holder = my_tid;
+	__atomic_fetch_add(&l->acq, 1, __ATOMIC_RELAXED);
+	stat_add(S_ACQ, 1);
+}
+
+static void cs_body(struct tplock *l, struct rng *r)
+{
+	uint64_t c = l->counter;
+
+	cpu_relax_n(rn(r, 200));
+	if (rn(r, 50) == 0) {
+		stat_add(S_SLEEP_CS, 1);
+		usleep(rn(r, 300));
+	}
+	l->counter = c + 1;
+}
+
+static void cs_exit(struct tplock *l)
+{
+	if (l->holder != my_tid)
+		err_note(S_ERR_MUTEX, "mutual exclusion: tid %d leaving CS found holder %d",
+			 my_tid, l->holder);
+	l->holder = 0;
+}
+
+/* ---------------- PI and wait/wake traffic ---------------- */
+
+static void pi_op(struct rng *r)
+{
+	uint32_t tid = (uint32_t)my_tid;
+	struct timespec ts;
+	long ret = 0;
+
+	if (!__atomic_compare_exchange_n(&shm->piword, &(uint32_t){0}, tid, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED)) {
+		if (rn(r, 3) == 0) {
+			ts = abs_in_us(CLOCK_REALTIME, rn(r, 2000));	/* LOCK_PI: realtime */
+			ret = sys_futex(&shm->piword, FUTEX_LOCK_PI, 0, &ts);
+		} else {
+			ret = sys_futex(&shm->piword, FUTEX_LOCK_PI, 0, NULL);
+		}
+		if (ret == -ETIMEDOUT)
+			return;
+		if (ret) {
+			err_note(S_ERR_ERRNO, "FUTEX_LOCK_PI: %s", strerror((int)-ret));
+			return;
+		}
+	}
+	stat_add(S_PI_OPS, 1);
+	stat_add(S_ACQ, 1);
+	shm->pi_counter = shm->pi_counter + 1;
+	__atomic_fetch_add(&shm->pi_acq, 1, __ATOMIC_RELAXED);
+	cpu_relax_n(rn(r, 200));
+	if (!__atomic_compare_exchange_n(&shm->piword, &(uint32_t){tid}, 0, 0, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED)) {
+		ret = sys_futex(&shm->piword, FUTEX_UNLOCK_PI, 0, NULL);
+		if (ret)
+			err_note(S_ERR_ERRNO, "FUTEX_UNLOCK_PI: %s", strerror((int)-ret));
+	}
+}
+
+/* Drepper's 3-state mutex on FUTEX_WAIT/FUTEX_WAKE (0 free, 1 locked, 2 contended) */
+static void ww_op(struct rng *r)
+{
+	uint32_t c = 0;
+	uint32_t *w = &shm->wwword;
+
+	if (!__atomic_compare_exchange_n(w, &c, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (c != 2)
+			c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+		while (c != 0) {
+			long ret = sys_futex(w, FUTEX_WAIT, 2, NULL);
+
+			if (ret && ret != -EAGAIN && ret != -EINTR)
+				err_note(S_ERR_ERRNO, "FUTEX_WAIT: %s", strerror((int)-ret));
+			c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
+		}
+	}
+	stat_add(S_WW_OPS, 1);
+	stat_add(S_ACQ, 1);
+	shm->ww_counter = shm->ww_counter + 1;
+	__atomic_fetch_add(&shm->ww_acq, 1, __ATOMIC_RELAXED);
+	cpu_relax_n(rn(r, 200));
+	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+		sys_futex(w, FUTEX_WAKE, 1, NULL);
+	}
+}
+
+/* ---------------- worker process ---------------- */
+
+static struct tplock *privlocks;	/* per process, ordinary (non-shared) memory */
+
+struct slot {
+	pthread_t th;
+	int idx, gen;
+	volatile pid_t tid;
+	int exited;		/* set by the thread right before SYS_exit */
+	int done;		/* returned normally */
+	int proc;
+};
+
+static struct slot slots[MAXT];
+
+static void sigusr1(int sig)
+{
+	(void)sig;
+	stat_add(S_SIGNALS, 1);
+}
+
+/* "exit while waiting": only if blocked in FUTEX_LOCK and not the owner */
+static void sigusr2(int sig)
+{
+	struct tplock *l = cur_wait;
+
+	(void)sig;
+	if (l && (__atomic_load_n(&l->word, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) != (uint32_t)my_tid) {
+		stat_add(S_EXIT_WAITING, 1);
+		__atomic_store_n(exited_flag, 1, __ATOMIC_RELEASE);
+		syscall(SYS_exit, 0);
+	}
+	exit_requested = 1;
+}
+
+static void *worker(void *arg)
+{
+	struct slot *s = arg;
+	struct rng r;
+
+	my_tid = gettid_();
+	s->tid = my_tid;
+	exited_flag = &s->exited;
+	robust_register();
+	rng_init(&r, (uint64_t)s->proc + 1, (uint64_t)s->idx + 1, (uint64_t)s->gen + 1);
+
+	while (!shm->stop && !exit_requested) {
+		unsigned what = rn(&r, 100);
+		struct tplock *l;
+		int priv = 0, must_time = 0;
+
+		if (what < 4) {
+			pi_op(&r);
+			continue;
+		}
+		if (what < 8) {
+			ww_op(&r);
+			continue;
+		}
+		if (what < 45) {
+			l = &privlocks[rn(&r, NPRIV)];
+			priv = FUTEX_PRIVATE_FLAG;
+		} else if (what < 90) {
+			l = &shm->shared[rn(&r, NSHARED)];
+		} else {
+			l = &shm->death[rn(&r, NDEATH)];
+			must_time = !l->robust;	/* a dead non-robust owner may never go away */
+		}
+		if (tp_lock(l, priv, &r, must_time))
+			continue;
+		cs_enter(l);
+		cs_body(l, &r);
+		if (l->robust && rn(&r, 4000) == 0) {
+			/* owner thread exits holding a robust lock */
+			l->holder_dead = 1;
+			stat_add(S_EXIT_HOLDING, 1);
+			__atomic_store_n(&s->exited, 1, __ATOMIC_RELEASE);
+			syscall(SYS_exit, 0);
+		}
+		cs_exit(l);
+		tp_unlock(l, priv);
+		if (rn(&r, 8) == 0)
+			sched_yield();
+	}
+	s->done = 1;
+	return NULL;
+}
+
+static void start_slot(struct slot *s)
+{
+	s->tid = 0;
+	s->exited = 0;
+	s->done = 0;
+	if (pthread_create(&s->th, NULL, worker, s)) {
+		perror("pthread_create");
+		_exit(1);
+	}
+}
+
+static void worker_process(int proc)
+{
+	struct sigaction sa;
+	struct rng r;
+	int i, n = nthreads;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigusr1;	/* no SA_RESTART on purpose */
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = sigusr2;
+	sigaction(SIGUSR2, &sa, NULL);
+
+	privlocks = mmap(NULL, sizeof(struct tplock) * NPRIV, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (privlocks == MAP_FAILED)
+		_exit(1);
+	memset(privlocks, 0, sizeof(struct tplock) * NPRIV);
+	privlocks[1].robust = 1;
+	rng_init(&r, (uint64_t)proc + 1, 0, 999);
+
+	for (i = 0; i < n; i++) {
+		slots[i].idx = i;
+		slots[i].proc = proc;
+		slots[i].gen = 0;
+		start_slot(&slots[i]);
+	}
+	/* manager: signals + thread churn */
+	while (!shm->stop) {
+		struct slot *s = &slots[rn(&r, n)];
+
+		usleep(2000 + rn(&r, 3000));
+		if (__atomic_load_n(&s->exited, __ATOMIC_ACQUIRE) || s->done) {
+			pthread_join(s->th, NULL);	/* kernel clears the TID on exit */
+			s->gen++;
+			start_slot(s);
+			continue;
+		}
+		if (!s->tid || s->done)
+			continue;
+		if (rn(&r, 40) == 0)
+			pthread_kill(s->th, SIGUSR2);
+		else
+			pthread_kill(s->th, SIGUSR1);
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(slots[i].th, NULL);
+	/* Threads that exited holding a robust private lock left OWNER_DIED behind; a
+	 * private lock nobody took afterwards may still say so. */
+	for (i = 0; i < NPRIV; i++) {
+		struct tplock *l = &privlocks[i];
+		uint32_t w = l->word;
+
+		if (l->counter != __atomic_load_n(&l->acq, __ATOMIC_RELAXED))
+			err_note(S_ERR_MUTEX, "proc %d private lock %d: counter %" PRIu64 " != acquisitions %" PRIu64,
+				 proc, i, (uint64_t)l->counter, l->acq);
+		if ((w & FUTEX_TID_MASK) && !(l->robust && l->holder_dead))
+			err_note(S_ERR_OWN, "proc %d private lock %d still owned at end: word 0x%x",
+				 proc, i, w);
+		if ((w & FUTEX_TID_MASK) && l->robust && l->holder_dead)
+			err_note(S_ERR_ROBUST, "proc %d private robust lock %d: dead owner not cleaned, word 0x%x",
+				 proc, i, w);
+	}
+	_exit(0);
+}
+
+/* ---------------- victim process ---------------- */
+
+struct vthread { struct tplock *l; int owner; };
+
+static void *victim_thread(void *arg)
+{
+	struct vthread *v = arg;
+	struct tplock *l = v->l;
+	struct rng r;
+
+	my_tid = gettid_();
+	robust_register();
+	rng_init(&r, 7777, (uint64_t)my_tid, 1);
+	for (;;) {
+		int ret = tp_lock(l, 0, &r, !l->robust);
+
+		if (ret == 0)
+			break;
+	}
+	if (!__atomic_compare_exchange_n(&shm->victim_state, &(int){0}, 1, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED)) {
+		/* the killer gave up waiting for us: leave without touching the CS */
+		tp_unlock(l, 0);
+		for (;;)
+			pause();
+	}
+	cs_enter(l);
+	l->holder_dead = 1;	/* this holder will die with the lock */
+	cs_body(l, &r);
+	shm->victim_ready = 1;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void victim_process(struct tplock *l, int nthr)
+{
+	static struct vthread v[4];
+	pthread_t th;
+	int i;
+
+	for (i = 0; i < nthr; i++) {
+		v[i].l = l;
+		pthread_create(&th, NULL, victim_thread, &v[i]);
+	}
+	for (;;)
+		pause();
+}
+
+static int tid_dead(pid_t tid)
+{
+	return tid > 0 && kill(tid, 0) < 0 && errno == ESRCH;
+}
+
+/* ---------------- parent: killer + watchdog ---------------- */
+
+static pid_t workers[16];
+
+static void *killer(void *arg)
+{
+	struct rng r;
+	uint64_t n = 0;
+
+	(void)arg;
+	rng_init(&r, 4242, 0, 0);
+	while (!shm->stop) {
+		int d = (int)rn(&r, NDEATH);
+		struct tplock *l = &shm->death[d];
+		uint64_t t0;
+		pid_t pid;
+		int ready;
+
+		usleep(kill_ms * 1000 / 2 + rn(&r, kill_ms * 1000));
+		if (shm->stop)
+			break;
+		shm->victim_ready = 0;
+		shm->victim_state = 0;
+		pid = fork();
+		if (pid == 0)
+			victim_process(l, 1 + (int)rn(&r, 3));
+		if (pid < 0)
+			continue;
+		n++;
+		stat_add(S_VICTIMS, 1);
+		t0 = now_ns();
+		while (!shm->victim_ready && now_ns() - t0 < 2000000000ULL && !shm->stop)
+			usleep(1000);
+		if (!shm->victim_ready &&
+		    !__atomic_compare_exchange_n(&shm->victim_state, &(int){0}, 2, 0,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			/* a victim thread is inside the CS: let it finish the update */
+			t0 = now_ns();
+			while (!shm->victim_ready && now_ns() - t0 < 10000000000ULL)
+				usleep(1000);
+		}
+		ready = shm->victim_ready;
+		usleep(rn(&r, 20000));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (!ready) {
+			stat_add(S_DEATH_WAITING, 1);
+		} else {
+			stat_add(l->robust ? S_DEATH_HOLD_R : S_DEATH_HOLD_NR, 1);
+		}
+		/* Look after the dead owner's word */
+		t0 = now_ns();
+		for (;;) {
+			uint32_t w = __atomic_load_n(&l->word, __ATOMIC_ACQUIRE);
+			pid_t o = (pid_t)(w & FUTEX_TID_MASK);
+
+			if (!o || !tid_dead(o)) {
+				if (ready && !l->robust)
+					stat_add(S_NR_RECOVERED, 1);
+				break;
+			}
+			if (now_ns() - t0 > 300000000ULL) {
+				if (l->robust) {
+					err_note(S_ERR_ROBUST, "robust death lock: dead owner %d still in word 0x%x after 300ms",
+						 o, w);
+				} else {
+					stat_add(S_NR_RESET, 1);
+				}
+				/* reset (a dead non-robust owner stays forever otherwise) */
+				__atomic_compare_exchange_n(&l->word, &w, 0, 0, __ATOMIC_RELEASE,
+							    __ATOMIC_RELAXED);
+				break;
+			}
+			usleep(2000);
+		}
+	}
+	return NULL;
+}
+
+static void dump_state(void)
+{
+	int i;
+
+	for (i = 0; i < NSHARED; i++)
+		printf("# shared[%d] word 0x%08x holder %d counter %" PRIu64 " acq %" PRIu64 "\n", i,
+		       shm->shared[i].word, shm->shared[i].holder, (uint64_t)shm->shared[i].counter,
+		       shm->shared[i].acq);
+	for (i = 0; i < NDEATH; i++)
+		printf("# death[%d] word 0x%08x holder %d%s counter %" PRIu64 " acq %" PRIu64 "\n", i,
+		       shm->death[i].word, shm->death[i].holder,
+		       shm->death[i].holder_dead ? " (dead)" : "",
+		       (uint64_t)shm->death[i].counter, shm->death[i].acq);
+	printf("# piword 0x%08x wwword 0x%08x\n", shm->piword, shm->wwword);
+	fflush(stdout);
+}
+
+static uint64_t total_acq(void)
+{
+	return __atomic_load_n(&shm->stats[S_ACQ], __ATOMIC_RELAXED);
+}
+
+static int tap_n, tap_fail;
+static void tap(int ok, const char *desc)
+{
+	printf("%s %d %s\n", ok ? "ok" : "not ok", ++tap_n, desc);
+	if (!ok)
+		tap_fail++;
+}
+
+static void usage(const char *p)
+{
+	fprintf(stderr, "usage: %s [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S] "
+		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)]\n", p);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t start, last_acq = 0, last_prog, next_report;
+	int opt, i, progress_ok = 1, finished_ok = 1, status;
+	pthread_t kth;
+	char desc[200];
+
+	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqER")) != -1) {
+		switch (opt) {
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'd': duration = atoi(optarg); break;
+		case 'p': nprocs = atoi(optarg); break;
+		case 't': nthreads = atoi(optarg); break;
+		case 'w': wd_secs = atoi(optarg); break;
+		case 'k': kill_ms = atoi(optarg); break;
+		case 'K': no_kill = 1; break;
+		case 'q': quiet = 1; break;
+		case 'E': emulate = 1; robust_pi_bit = 1; break;
+		case 'R': robust_pi_bit = 1; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (nprocs < 1 || nprocs > 16 || nthreads < 1 || nthreads > MAXT || duration < 1 ||
+	    wd_secs < 2 || kill_ms < 2)
+		usage(argv[0]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	printf("# tp-stress -s %" PRIu64 " -d %d -p %d -t %d -w %d -k %d%s\n", seed, duration,
+	       nprocs, nthreads, wd_secs, kill_ms, no_kill ? " -K" : "");
+
+	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	memset(shm, 0, sizeof(*shm));
+	shm->shared[2].robust = 1;
+	shm->death[0].robust = 1;
+
+	/* probe: FUTEX_UNLOCK on a free word is EPERM with TP futexes, ENOSYS without */
+	{
+		long r = sys_futex(&shm->shared[0].word, FUTEX_UNLOCK, 0, NULL);
+
+		if (r == -ENOSYS) {
+			printf("1..0 # SKIP FUTEX_UNLOCK (15) returned ENOSYS: kernel without TP futexes\n");
+			return 4;
+		}
+		printf("# probe: FUTEX_UNLOCK on a free word returned %ld%s%s\n", r,
+		       r < 0 ? " " : "", r < 0 ? strerror((int)-r) : "");
+	}
+
+	for (i = 0; i < nprocs; i++) {
+		workers[i] = fork();
+		if (workers[i] == 0)
+			worker_process(i);
+		if (workers[i] < 0) {
+			perror("fork");
+			return 1;
+		}
+	}
+	signal(SIGCHLD, SIG_DFL);
+	if (!no_kill)
+		pthread_create(&kth, NULL, killer, NULL);
+
+	start = last_prog = now_ns();
+	next_report = start + 10000000000ULL;
+	while (now_ns() - start < (uint64_t)duration * 1000000000ULL) {
+		uint64_t a;
+
+		usleep(200000);
+		a = total_acq();
+		if (a != last_acq) {
+			last_acq = a;
+			last_prog = now_ns();
+		} else if (now_ns() - last_prog > (uint64_t)wd_secs * 1000000000ULL) {
+			printf("# WATCHDOG: no lock acquisition for %d s\n", wd_secs);
+			dump_state();
+			progress_ok = 0;
+			break;
+		}
+		if (!quiet && now_ns() >= next_report) {
+			next_report += 10000000000ULL;
+			printf("# t=%" PRIu64 "s acquisitions=%" PRIu64 " timeouts=%" PRIu64 " victims=%" PRIu64 " errors=%d\n",
+			       (uint64_t)((now_ns() - start) / 1000000000ULL), a, shm->stats[S_TIMEDOUT],
+			       shm->stats[S_VICTIMS], shm->nlasterr);
+		}
+	}
+	shm->stop = 1;
+	if (!no_kill)
+		pthread_join(kth, NULL);
+
+	/* workers must finish: waiters without timeout need their owners to unlock */
+	start = now_ns();
+	for (i = 0; i < nprocs; i++) {
+		while (waitpid(workers[i], &status, WNOHANG) == 0) {
+			if (now_ns() - start > (uint64_t)wd_secs * 1000000000ULL) {
+				printf("# worker %d (pid %d) did not finish within %d s after stop\n",
+				       i, workers[i], wd_secs);
+				finished_ok = 0;
+				dump_state();
+				break;
+			}
+			usleep(50000);
+		}
+		if (!finished_ok)
+			break;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			printf("# worker %d exited with status 0x%x\n", i, status);
+			finished_ok = 0;
+		}
+	}
+	if (!finished_ok || !progress_ok)
+		for (i = 0; i < nprocs; i++)
+			kill(workers[i], SIGKILL);
+
+	/* final mutual-exclusion accounting */
+	{
+		int bad = 0;
+		struct tplock *all[NSHARED + NDEATH];
+		int n = 0;
+
+		for (i = 0; i < NSHARED; i++)
+			all[n++] = &shm->shared[i];
+		for (i = 0; i < NDEATH; i++)
+			all[n++] = &shm->death[i];
+		for (i = 0; i < n; i++) {
+			if (all[i]->counter != all[i]->acq) {
+				printf("# lock %d: counter %" PRIu64 " != acquisitions %" PRIu64 "\n", i,
+				       (uint64_t)all[i]->counter, all[i]->acq);
+				bad = 1;
+			}
+		}
+		if (shm->pi_counter != shm->pi_acq || shm->ww_counter != shm->ww_acq) {
+			printf("# pi %" PRIu64 "/%" PRIu64 " ww %" PRIu64 "/%" PRIu64 "\n",
+			       (uint64_t)shm->pi_counter, shm->pi_acq, (uint64_t)shm->ww_counter,
+			       shm->ww_acq);
+			bad = 1;
+		}
+		if (finished_ok)
+			for (i = 0; i < NSHARED; i++) {
+				uint32_t w = shm->shared[i].word;
+
+				if ((w & FUTEX_TID_MASK) && !(shm->shared[i].holder_dead &&
+							      tid_dead((pid_t)(w & FUTEX_TID_MASK)))) {
+					printf("# shared[%d] still owned at end: 0x%x\n", i, w);
+					err_note(S_ERR_OWN, "shared[%d] still owned at end: 0x%x", i, w);
+				}
+				if ((w & FUTEX_TID_MASK) && shm->shared[i].robust && shm->shared[i].holder_dead)
+					err_note(S_ERR_ROBUST, "shared robust lock: dead owner not cleaned, word 0x%x", w);
+			}
+		snprintf(desc, sizeof(desc), "mutual exclusion (plain counter == acquisitions on %d shared + %d private locks, PI, wait/wake; no live holder found in CS)",
+			 n, NPRIV * nprocs);
+		tap(!bad && !shm->stats[S_ERR_MUTEX], desc);
+	}
+	snprintf(desc, sizeof(desc), "progress (watchdog: an acquisition at least every %d s)", wd_secs);
+	tap(progress_ok, desc);
+	tap(!shm->stats[S_ERR_OWN] && !shm->stats[S_ERR_UNLOCK],
+	    "ownership consistency (no error return leaves the caller owning, success implies ownership, owner unlock never fails)");
+	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls; never EINTR)");
+	tap(!shm->stats[S_ERR_ROBUST], "robust owner death cleaned by the kernel (OWNER_DIED, TID cleared)");
+	tap(finished_ok, "all workers finished after stop (no hung waiter)");
+	printf("1..%d\n", tap_n);
+
+	for (i = 0; i < shm->nlasterr && i < 8; i++)
+		printf("# error: %s\n", shm->lasterr[i]);
+	printf("# counts (seed %" PRIu64 "):", seed);
+	for (i = 0; i < S_NSTATS; i++)
+		printf("%s %s=%" PRIu64, i % 6 ? "" : "\n#  ", stat_name[i], shm->stats[i]);
+	printf("\n");
+	for (i = 0; i < NDEATH; i++)
+		printf("# death[%d] (%s): acquisitions %" PRIu64 ", found OWNER_DIED %" PRIu64 ", found dead holder %" PRIu64 "\n",
+		       i, shm->death[i].robust ? "robust" : "non-robust", shm->death[i].acq,
+		       shm->death[i].died_seen, shm->death[i].recovered);
+	printf("# tp-stress: %s\n", tap_fail ? "FAIL" : "PASS");
+	return tap_fail ? 1 : 0;
+}
