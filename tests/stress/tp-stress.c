@@ -3,7 +3,17 @@
  * tp-stress: randomized stress test for TP futexes (FUTEX_LOCK=14 / FUTEX_UNLOCK=15).
  *
  *   tp-stress [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S]
- *             [-k KILL_INTERVAL_MS] [-K] [-q]
+ *             [-k KILL_INTERVAL_MS] [-K] [-q] [-F PERCENT] [-L] [-E] [-R]
+ *
+ *   -F PERCENT  fault injection: mounts debugfs, sets fail_futex probability=PERCENT,
+ *               and accepts the injected errors (counted) while still checking
+ *               mutual exclusion and ownership; unlock/wake calls are retried.
+ *   -L          kmemleak: "clear" before the run, "scan" twice after it; any
+ *               unreferenced object reported fails the run (needs DEBUG_KMEMLEAK).
+ *   -E          harness self-test: emulate FUTEX_LOCK/UNLOCK with LOCK_PI2/UNLOCK_PI.
+ *   -R          mark robust-list entries with the PI bit.
+ * Without arguments the options compiled in with -DTPS_ARGS="..." are used (the guest
+ * runner "make run CMD=" cannot pass arguments).
  *
  * Several worker processes, each with many threads, hammer
  *   - process-private TP locks (FUTEX_*_PRIVATE; one robust),
@@ -82,7 +92,7 @@ struct tplock {
 enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_RT, S_UNLOCK_SYS,
 	S_UNLOCK_WOKE, S_SIGNALS, S_EXIT_WAITING, S_EXIT_HOLDING, S_VICTIMS, S_DEATH_HOLD_R,
 	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
-	S_SLEEP_CS, S_DIED_SEEN, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
+	S_SLEEP_CS, S_DIED_SEEN, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
 	S_ERR_ROBUST, S_NSTATS };
 static const char *const stat_name[S_NSTATS] = {
 	"acquisitions", "tp_lock_ops", "fast_path", "steal(ret0)", "top_waiter(ret1)", "handoff(ret2)",
@@ -90,7 +100,8 @@ static const char *const stat_name[S_NSTATS] = {
 	"signals", "thread_exit_while_waiting", "thread_exit_holding_robust", "victims",
 	"owner_death_robust", "owner_death_nonrobust", "killed_while_waiting",
 	"nonrobust_recovered_by_kernel", "nonrobust_reset_by_test", "pi_ops", "waitwake_ops",
-	"sleeping_cs", "owner_died_seen", "ERR_mutual_exclusion", "ERR_ownership",
+	"sleeping_cs", "owner_died_seen", "injected_lock_err", "injected_unlock_err",
+	"injected_other_err", "ERR_mutual_exclusion", "ERR_ownership",
 	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
 };
 
@@ -111,7 +122,7 @@ struct shm {
 static struct shm *shm;
 static uint64_t seed;
 static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
-static int no_kill, quiet, emulate;
+static int no_kill, quiet, emulate, fail_pct, kmemleak;
 
 static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
 
@@ -284,6 +295,9 @@ static int tp_lock(struct tplock *l, int priv, struct rng *r, int must_time)
 				 priv ? "_PRIVATE" : "", strerror((int)-ret), w, tid);
 		if (ret == -ETIMEDOUT && tsp) {
 			stat_add(S_TIMEDOUT, 1);
+		} else if (fail_pct && (ret == -EFAULT || ret == -EDEADLK || ret == -ENOMEM ||
+					ret == -EINVAL || ret == -EAGAIN)) {
+			stat_add(S_INJ_LOCK, 1);	/* fail_futex */
 		} else if (emulate && !l->robust && (ret == -EINVAL || ret == -ESRCH)) {
 			/* PI semantics for a dead non-robust owner: not a TP finding */
 			usleep(1000);
@@ -332,8 +346,14 @@ static void tp_unlock(struct tplock *l, int priv)
 	}
 	if (!__atomic_compare_exchange_n(&l->word, &(uint32_t){tid}, 0, 0, __ATOMIC_RELEASE,
 					 __ATOMIC_RELAXED)) {
+		int tries = 0;
+
 		stat_add(S_UNLOCK_SYS, 1);
 		ret = sys_futex(&l->word, FUTEX_UNLOCK | priv, 0, NULL);
+		while (fail_pct && ret < 0 && ret != -EPERM && ++tries < 100000) {
+			stat_add(S_INJ_UNLOCK, 1);
+			ret = sys_futex(&l->word, FUTEX_UNLOCK | priv, 0, NULL);
+		}
 		if (ret == 1)
 			stat_add(S_UNLOCK_WOKE, 1);
 		else if (ret != 0)
@@ -406,7 +426,13 @@ static void pi_op(struct rng *r)
 		if (ret == -ETIMEDOUT)
 			return;
 		if (ret) {
-			err_note(S_ERR_ERRNO, "FUTEX_LOCK_PI: %s", strerror((int)-ret));
+			if (fail_pct)
+				stat_add(S_INJ_OTHER, 1);
+			else
+				err_note(S_ERR_ERRNO, "FUTEX_LOCK_PI: %s", strerror((int)-ret));
+			if ((__atomic_load_n(&shm->piword, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) == tid)
+				err_note(S_ERR_OWN, "FUTEX_LOCK_PI failed (%s) but the caller owns the word",
+					 strerror((int)-ret));
 			return;
 		}
 	}
@@ -417,7 +443,13 @@ static void pi_op(struct rng *r)
 	cpu_relax_n(rn(r, 200));
 	if (!__atomic_compare_exchange_n(&shm->piword, &(uint32_t){tid}, 0, 0, __ATOMIC_RELEASE,
 					 __ATOMIC_RELAXED)) {
+		int tries = 0;
+
 		ret = sys_futex(&shm->piword, FUTEX_UNLOCK_PI, 0, NULL);
+		while (fail_pct && ret && ++tries < 100000) {
+			stat_add(S_INJ_OTHER, 1);
+			ret = sys_futex(&shm->piword, FUTEX_UNLOCK_PI, 0, NULL);
+		}
 		if (ret)
 			err_note(S_ERR_ERRNO, "FUTEX_UNLOCK_PI: %s", strerror((int)-ret));
 	}
@@ -435,8 +467,12 @@ static void ww_op(struct rng *r)
 		while (c != 0) {
 			long ret = sys_futex(w, FUTEX_WAIT, 2, NULL);
 
-			if (ret && ret != -EAGAIN && ret != -EINTR)
-				err_note(S_ERR_ERRNO, "FUTEX_WAIT: %s", strerror((int)-ret));
+			if (ret && ret != -EAGAIN && ret != -EINTR) {
+				if (fail_pct)
+					stat_add(S_INJ_OTHER, 1);
+				else
+					err_note(S_ERR_ERRNO, "FUTEX_WAIT: %s", strerror((int)-ret));
+			}
 			c = __atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE);
 		}
 	}
@@ -446,8 +482,11 @@ static void ww_op(struct rng *r)
 	__atomic_fetch_add(&shm->ww_acq, 1, __ATOMIC_RELAXED);
 	cpu_relax_n(rn(r, 200));
 	if (__atomic_fetch_sub(w, 1, __ATOMIC_RELEASE) != 1) {
+		int tries = 0;
+
 		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
-		sys_futex(w, FUTEX_WAKE, 1, NULL);
+		while (sys_futex(w, FUTEX_WAKE, 1, NULL) < 0 && fail_pct && ++tries < 100000)
+			stat_add(S_INJ_OTHER, 1);
 	}
 }
 
@@ -781,19 +820,120 @@ static void tap(int ok, const char *desc)
 static void usage(const char *p)
 {
 	fprintf(stderr, "usage: %s [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S] "
-		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)]\n", p);
+		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)]\n", p);
 	exit(2);
+}
+
+/* ---------------- debugfs: fail_futex and kmemleak ---------------- */
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#define DEBUGFS "/sys/kernel/debug"
+
+static void debugfs_mount(void)
+{
+	struct stat st;
+
+	if (stat(DEBUGFS "/fail_futex", &st) == 0 || stat(DEBUGFS "/kmemleak", &st) == 0)
+		return;
+	mkdir("/sys", 0755);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);	/* EBUSY if already mounted */
+	mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+}
+
+static int write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(val, f) >= 0;
+	ok &= fclose(f) == 0;
+	return ok ? 0 : -1;
+}
+
+static int fail_futex_setup(int pct)
+{
+	char buf[32];
+
+	debugfs_mount();
+	snprintf(buf, sizeof(buf), "%d", pct);
+	if (write_file(DEBUGFS "/fail_futex/probability", buf) ||
+	    write_file(DEBUGFS "/fail_futex/interval", "1") ||
+	    write_file(DEBUGFS "/fail_futex/times", "-1") ||
+	    write_file(DEBUGFS "/fail_futex/verbose", "0")) {
+		printf("# fail_futex: cannot configure %s/fail_futex (CONFIG_FAIL_FUTEX + FAULT_INJECTION_DEBUG_FS?): %s\n",
+		       DEBUGFS, strerror(errno));
+		return -1;
+	}
+	write_file(DEBUGFS "/fail_futex/ignore-private", "N");
+	printf("# fail_futex: probability %d%%, interval 1, times -1\n", pct);
+	return 0;
+}
+
+static void fail_futex_off(void)
+{
+	write_file(DEBUGFS "/fail_futex/probability", "0");
+	write_file(DEBUGFS "/fail_futex/times", "0");
+}
+
+/* returns the number of leak reports, -1 if kmemleak is unavailable */
+static int kmemleak_scan(void)
+{
+	char line[512];
+	int n = 0, shown = 0;
+	FILE *f;
+
+	if (write_file(DEBUGFS "/kmemleak", "scan"))
+		return -1;
+	sleep(6);		/* objects younger than ~5 s are never reported */
+	if (write_file(DEBUGFS "/kmemleak", "scan"))
+		return -1;
+	f = fopen(DEBUGFS "/kmemleak", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "unreferenced object", 19))
+			n++;
+		if (shown++ < 60)
+			printf("# kmemleak: %s", line);
+	}
+	fclose(f);
+	return n;
+}
+
+static char *split_args(const char *str, int *argc, char **argv, int max)
+{
+	char *copy = strdup(str), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " ", &save); tok && *argc < max; tok = strtok_r(NULL, " ", &save))
+		argv[(*argc)++] = tok;
+	argv[*argc] = NULL;
+	return copy;
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t start, last_acq = 0, last_prog, next_report;
-	int opt, i, progress_ok = 1, finished_ok = 1, status;
+	int opt, i, progress_ok = 1, finished_ok = 1, status, leaks = 0, inj_ok = 1;
 	pthread_t kth;
 	char desc[200];
 
 	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqER")) != -1) {
+#ifdef TPS_ARGS
+	if (argc == 1) {
+		static char *dargv[64];
+		int dargc = 1;
+
+		dargv[0] = argv[0];
+		split_args(TPS_ARGS, &dargc, dargv, 63);
+		argc = dargc;
+		argv = dargv;
+	}
+#endif
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:L")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'd': duration = atoi(optarg); break;
@@ -804,6 +944,8 @@ int main(int argc, char **argv)
 		case 'K': no_kill = 1; break;
 		case 'q': quiet = 1; break;
 		case 'E': emulate = 1; robust_pi_bit = 1; break;
+		case 'F': fail_pct = atoi(optarg); break;
+		case 'L': kmemleak = 1; break;
 		case 'R': robust_pi_bit = 1; break;
 		default: usage(argv[0]);
 		}
@@ -813,8 +955,9 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	printf("# tp-stress -s %" PRIu64 " -d %d -p %d -t %d -w %d -k %d%s\n", seed, duration,
-	       nprocs, nthreads, wd_secs, kill_ms, no_kill ? " -K" : "");
+	printf("# tp-stress -s %" PRIu64 " -d %d -p %d -t %d -w %d -k %d%s%s%s%s -F %d\n", seed,
+	       duration, nprocs, nthreads, wd_secs, kill_ms, no_kill ? " -K" : "",
+	       kmemleak ? " -L" : "", emulate ? " -E" : "", robust_pi_bit ? " -R" : "", fail_pct);
 
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED) {
@@ -835,6 +978,18 @@ int main(int argc, char **argv)
 		}
 		printf("# probe: FUTEX_UNLOCK on a free word returned %ld%s%s\n", r,
 		       r < 0 ? " " : "", r < 0 ? strerror((int)-r) : "");
+	}
+
+	if (kmemleak) {
+		debugfs_mount();
+		if (write_file(DEBUGFS "/kmemleak", "clear")) {
+			printf("1..0 # SKIP -L: %s/kmemleak not writable (CONFIG_DEBUG_KMEMLEAK?)\n", DEBUGFS);
+			return 4;
+		}
+	}
+	if (fail_pct && fail_futex_setup(fail_pct)) {
+		printf("1..0 # SKIP -F: fail_futex not available in this kernel\n");
+		return 4;
 	}
 
 	for (i = 0; i < nprocs; i++) {
@@ -900,6 +1055,16 @@ int main(int argc, char **argv)
 	if (!finished_ok || !progress_ok)
 		for (i = 0; i < nprocs; i++)
 			kill(workers[i], SIGKILL);
+	if (fail_pct) {
+		fail_futex_off();
+		/* the injected errors must have happened at all */
+		inj_ok = shm->stats[S_INJ_LOCK] + shm->stats[S_INJ_UNLOCK] + shm->stats[S_INJ_OTHER] > 0;
+	}
+	if (kmemleak) {
+		for (i = 0; i < nprocs; i++)
+			waitpid(workers[i], NULL, WNOHANG);
+		leaks = kmemleak_scan();
+	}
 
 	/* final mutual-exclusion accounting */
 	{
@@ -947,6 +1112,15 @@ int main(int argc, char **argv)
 	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls; never EINTR)");
 	tap(!shm->stats[S_ERR_ROBUST], "robust owner death cleaned by the kernel (OWNER_DIED, TID cleared)");
 	tap(finished_ok, "all workers finished after stop (no hung waiter)");
+	if (fail_pct) {
+		snprintf(desc, sizeof(desc), "fail_futex at %d%%: injected errors returned to the callers (lock %" PRIu64 ", unlock %" PRIu64 ", other %" PRIu64 ")",
+			 fail_pct, shm->stats[S_INJ_LOCK], shm->stats[S_INJ_UNLOCK], shm->stats[S_INJ_OTHER]);
+		tap(inj_ok, desc);
+	}
+	if (kmemleak) {
+		snprintf(desc, sizeof(desc), "kmemleak: %d unreferenced objects after the run", leaks);
+		tap(leaks == 0, desc);
+	}
 	printf("1..%d\n", tap_n);
 
 	for (i = 0; i < shm->nlasterr && i < 8; i++)
