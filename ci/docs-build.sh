@@ -52,7 +52,9 @@ nav="$out/src/nav.html"
 	printf '</nav>\n'
 } >"$nav"
 
-export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra
+# benchmarks.md and series-design.md belong to other owners; until they exist,
+# links to them render as text instead of failing the build.
+export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra DOCS_OPTIONAL_PAGES="benchmarks series-design"
 common=(--standalone --fail-if-warnings --css style.css --include-before-body "$nav"
 	--lua-filter "$root/ci/docs-links.lua" -t html5)
 
