@@ -904,6 +904,7 @@ static int kmemleak_scan(void)
 	return n;
 }
 
+#ifdef TPS_ARGS
 static char *split_args(const char *str, int *argc, char **argv, int max)
 {
 	char *copy = strdup(str), *tok, *save = NULL;
@@ -913,6 +914,7 @@ static char *split_args(const char *str, int *argc, char **argv, int max)
 	argv[*argc] = NULL;
 	return copy;
 }
+#endif
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One tp-stress run in the guest.  Env (set by mk/stress.mk):
+#   ARCH (x86_64|arm64)  DURATION (s)  KCONFIG (""|debug|fail)  CPUS  SEED  STRESS_ARGS
+# Builds build/stress/tp-stress-$ARCH with the arguments baked in (make run cannot pass
+# arguments), boots the kernel via `make run`, keeps the log in build/stress/ and appends
+# one line to build/stress/results.tsv.  Exit status: that of `make run`.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${ARCH:-x86_64}
+arch_env "$arch"
+dur=${DURATION:-300}
+kcfg=${KCONFIG:-}
+cpus=${CPUS:-4}
+seed=${SEED:-$(( $(date +%s) ^ RANDOM ))}
+out=$TPF_BUILD/stress
+mkdir -p "$out"
+
+args="-d $dur -s $seed -q"
+# the debug kernel (KASAN + lockdep) is slow: a longer watchdog, fewer threads
+case "$kcfg" in
+debug) args="$args -w 90 -t 5 -L" ;;
+fail) args="$args -w 60" ;;
+*) args="$args -w 30" ;;
+esac
+args="$args ${STRESS_ARGS:-}"
+bin=$out/tp-stress-$arch
+need_cmd "$GCC"
+"$GCC" -static -pthread -O2 -Wall -Wextra -Werror -DTPS_ARGS="\"$args\"" \
+	-o "$bin" "$TPF_ROOT/tests/stress/tp-stress.c"
+
+mem=512
+[ "$kcfg" = debug ] && mem=1024
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+log=$out/stress-$arch-${kcfg:-default}-$stamp.log
+info "tp-stress $args on $arch (KCONFIG=${kcfg:-none}, CPUS=$cpus) -> $log"
+set +e
+make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$bin" KCONFIG="$kcfg" CPUS="$cpus" \
+	TIMEOUT=$((dur + 300)) MEM=$mem 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+counts=$(grep -A6 '^# counts' "$log" | grep -o '[a-z_A-Z()0-9]*=[0-9]*' | tr '\n' ' ' || true)
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$arch" "${kcfg:-default}" "$cpus" "$args" "rc=$rc" "$counts" \
+	>>"$out/results.tsv"
+info "tp-stress on $arch finished: rc=$rc (log $log)"
+exit "$rc"

@@ -1,0 +1,42 @@
+# mk/stress.mk - reliability runs (included by the top-level Makefile).
+#
+#   make stress [ARCH=x86_64|arm64] [DURATION=300] [KCONFIG=debug] [CPUS=4] [SEED=n]
+#                       build tests/stress/tp-stress.c statically (arguments baked in) and
+#                       run it once in the guest via `make run`
+#   make stress-fail    [ARCH=] [DURATION=60]  fail_futex + kmemleak run (KCONFIG=fail)
+#   make soak DURATION=3600 [ARCHES="x86_64 arm64"] [KCONFIG=debug]
+#                       repeated stress runs with fresh seeds on every arch until DURATION
+#                       is used up; results appended to build/stress/results.tsv
+#   make stress-check   host-only consistency checks (ABI tsv vs tp-badinput, configs)
+#   make stress-selftest  harness self-test on the host (-E: PI emulation, 10 s)
+#
+# Everything runs from the repository root; see docs/reliability.md.
+
+tpf_stress_saved_goal := $(.DEFAULT_GOAL)
+
+TPF_STRESS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+.PHONY: stress stress-fail soak stress-check stress-selftest
+
+stress:
+	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),300) KCONFIG=$(KCONFIG) \
+	CPUS=$(or $(CPUS),4) SEED=$(SEED) STRESS_ARGS="$(STRESS_ARGS)" \
+		$(TPF_STRESS_ROOT)/ci/stress.sh
+
+stress-fail:
+	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),60) KCONFIG=$(or $(KCONFIG),fail) \
+	CPUS=$(or $(CPUS),4) SEED=$(SEED) STRESS_ARGS="-F $(or $(FAIL_PERCENT),5) -L $(STRESS_ARGS)" \
+		$(TPF_STRESS_ROOT)/ci/stress.sh
+
+soak:
+	DURATION=$(or $(DURATION),3600) ARCHES="$(or $(ARCHES),x86_64 arm64)" KCONFIG=$(KCONFIG) \
+	CPUS=$(or $(CPUS),4) $(TPF_STRESS_ROOT)/ci/soak.sh
+
+stress-check:
+	$(TPF_STRESS_ROOT)/ci/stress-abi-check.sh
+	$(TPF_STRESS_ROOT)/ci/stress-config-check.sh
+
+stress-selftest:
+	$(TPF_STRESS_ROOT)/ci/stress-selftest.sh
+
+.DEFAULT_GOAL := $(tpf_stress_saved_goal)
