@@ -12,6 +12,7 @@
  *               unreferenced object reported fails the run (needs DEBUG_KMEMLEAK).
  *   -E          harness self-test: emulate FUTEX_LOCK/UNLOCK with LOCK_PI2/UNLOCK_PI.
  *   -R          mark robust-list entries with the PI bit.
+ *   -X          checker self-test: sometimes enter the CS without the lock (must FAIL).
  * Without arguments the options compiled in with -DTPS_ARGS="..." are used (the guest
  * runner "make run CMD=" cannot pass arguments).
  *
@@ -122,7 +123,7 @@ struct shm {
 static struct shm *shm;
 static uint64_t seed;
 static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
-static int no_kill, quiet, emulate, fail_pct, kmemleak;
+static int no_kill, quiet, emulate, fail_pct, kmemleak, broken;
 
 static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
 
@@ -558,6 +559,14 @@ static void *worker(void *arg)
 			l = &shm->death[rn(&r, NDEATH)];
 			must_time = !l->robust;	/* a dead non-robust owner may never go away */
 		}
+		if (broken && !l->robust && rn(&r, 500) == 0) {
+			/* -X: checker self-test, enter the CS without the lock */
+			cs_enter(l);
+			cs_body(l, &r);
+			if (l->holder == my_tid)
+				l->holder = 0;
+			continue;
+		}
 		if (tp_lock(l, priv, &r, must_time))
 			continue;
 		cs_enter(l);
@@ -935,7 +944,7 @@ int main(int argc, char **argv)
 		argv = dargv;
 	}
 #endif
-	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:L")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LX")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'd': duration = atoi(optarg); break;
@@ -948,6 +957,7 @@ int main(int argc, char **argv)
 		case 'E': emulate = 1; robust_pi_bit = 1; break;
 		case 'F': fail_pct = atoi(optarg); break;
 		case 'L': kmemleak = 1; break;
+		case 'X': broken = 1; break;
 		case 'R': robust_pi_bit = 1; break;
 		default: usage(argv[0]);
 		}
