@@ -16,7 +16,7 @@ TREE=${2:?usage: $0 x86_64|arm64 TREE OUT}
 OUT=${3:?usage: $0 x86_64|arm64 TREE OUT}
 JOBS=${JOBS:-2}
 LOCK=${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 
 case "$ARCH" in
 x86_64)
