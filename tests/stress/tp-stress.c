@@ -12,6 +12,7 @@
  *               unreferenced object reported fails the run (needs DEBUG_KMEMLEAK).
  *   -E          harness self-test: emulate FUTEX_LOCK/UNLOCK with LOCK_PI2/UNLOCK_PI.
  *   -R          mark robust-list entries with the PI bit.
+ *   -U          no munmap-under-waiter thread.
  *   -X          checker self-test: sometimes enter the CS without the lock (must FAIL).
  * Without arguments the options compiled in with -DTPS_ARGS="..." are used (the guest
  * runner "make run CMD=" cannot pass arguments).
@@ -93,7 +94,7 @@ struct tplock {
 enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_RT, S_UNLOCK_SYS,
 	S_UNLOCK_WOKE, S_SIGNALS, S_EXIT_WAITING, S_EXIT_HOLDING, S_VICTIMS, S_DEATH_HOLD_R,
 	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
-	S_SLEEP_CS, S_DIED_SEEN, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
+	S_SLEEP_CS, S_DIED_SEEN, S_UNMAP, S_UNMAP_EFAULT, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
 	S_ERR_ROBUST, S_NSTATS };
 static const char *const stat_name[S_NSTATS] = {
 	"acquisitions", "tp_lock_ops", "fast_path", "steal(ret0)", "top_waiter(ret1)", "handoff(ret2)",
@@ -101,7 +102,7 @@ static const char *const stat_name[S_NSTATS] = {
 	"signals", "thread_exit_while_waiting", "thread_exit_holding_robust", "victims",
 	"owner_death_robust", "owner_death_nonrobust", "killed_while_waiting",
 	"nonrobust_recovered_by_kernel", "nonrobust_reset_by_test", "pi_ops", "waitwake_ops",
-	"sleeping_cs", "owner_died_seen", "injected_lock_err", "injected_unlock_err",
+	"sleeping_cs", "owner_died_seen", "unmapped_under_waiter", "unmap_efault", "injected_lock_err", "injected_unlock_err",
 	"injected_other_err", "ERR_mutual_exclusion", "ERR_ownership",
 	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
 };
@@ -123,7 +124,7 @@ struct shm {
 static struct shm *shm;
 static uint64_t seed;
 static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
-static int no_kill, quiet, emulate, fail_pct, kmemleak, broken;
+static int no_kill, quiet, emulate, fail_pct, kmemleak, broken, no_unmap;
 
 static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
 
@@ -598,9 +599,64 @@ static void start_slot(struct slot *s)
 	}
 }
 
+/*
+ * munmap under a waiter: the word's mapping disappears while a thread sleeps or spins
+ * in FUTEX_LOCK on it.  The waiter must come back (ETIMEDOUT or EFAULT; it cannot
+ * own a word that no longer exists), and KASAN/kmemleak watch the key references.
+ */
+struct unmap_arg { uint32_t *word; int priv; volatile long ret; volatile int started; };
+
+static void *unmap_waiter(void *arg)
+{
+	struct unmap_arg *a = arg;
+	struct timespec ts = abs_in_us(CLOCK_MONOTONIC, 20000);
+
+	my_tid = gettid_();
+	a->started = 1;
+	a->ret = sys_futex(a->word, FUTEX_LOCK | a->priv, 0, &ts);
+	return NULL;
+}
+
+static void *mapper(void *arg)
+{
+	struct rng r;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	(void)arg;
+	my_tid = gettid_();
+	rng_init(&r, 31337, (uint64_t)my_tid, 0);
+	while (!shm->stop) {
+		int shared = rn(&r, 2);
+		uint32_t *w = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+				   (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+		struct unmap_arg a = { .word = w, .priv = shared ? 0 : FUTEX_PRIVATE_FLAG };
+		pthread_t th;
+
+		if (w == MAP_FAILED)
+			break;
+		*w = (uint32_t)my_tid;		/* held by us, never released */
+		pthread_create(&th, NULL, unmap_waiter, &a);
+		while (!a.started)
+			sched_yield();
+		usleep(rn(&r, 5000));
+		munmap(w, pg);
+		pthread_join(th, NULL);
+		stat_add(S_UNMAP, 1);
+		if (a.ret == -EFAULT)
+			stat_add(S_UNMAP_EFAULT, 1);
+		else if (a.ret != -ETIMEDOUT && !(fail_pct && a.ret < 0))
+			err_note(a.ret >= 0 ? S_ERR_OWN : S_ERR_ERRNO,
+				 "FUTEX_LOCK%s on a word unmapped under the waiter returned %ld",
+				 a.priv ? "_PRIVATE" : "", a.ret);
+		usleep(1000 + rn(&r, 20000));
+	}
+	return NULL;
+}
+
 static void worker_process(int proc)
 {
 	struct sigaction sa;
+	pthread_t mapper_th;
 	struct rng r;
 	int i, n = nthreads;
 
@@ -624,6 +680,8 @@ static void worker_process(int proc)
 		slots[i].gen = 0;
 		start_slot(&slots[i]);
 	}
+	if (!no_unmap)
+		pthread_create(&mapper_th, NULL, mapper, NULL);
 	/* manager: signals + thread churn */
 	while (!shm->stop) {
 		struct slot *s = &slots[rn(&r, n)];
@@ -644,6 +702,8 @@ static void worker_process(int proc)
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(slots[i].th, NULL);
+	if (!no_unmap)
+		pthread_join(mapper_th, NULL);
 	/* Threads that exited holding a robust private lock left OWNER_DIED behind; a
 	 * private lock nobody took afterwards may still say so. */
 	for (i = 0; i < NPRIV; i++) {
@@ -829,7 +889,7 @@ static void tap(int ok, const char *desc)
 static void usage(const char *p)
 {
 	fprintf(stderr, "usage: %s [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S] "
-		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)]\n", p);
+		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)] [-U (no munmap-under-waiter)]\n", p);
 	exit(2);
 }
 
@@ -944,7 +1004,7 @@ int main(int argc, char **argv)
 		argv = dargv;
 	}
 #endif
-	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LX")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LXU")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'd': duration = atoi(optarg); break;
@@ -958,6 +1018,7 @@ int main(int argc, char **argv)
 		case 'F': fail_pct = atoi(optarg); break;
 		case 'L': kmemleak = 1; break;
 		case 'X': broken = 1; break;
+		case 'U': no_unmap = 1; break;
 		case 'R': robust_pi_bit = 1; break;
 		default: usage(argv[0]);
 		}
