@@ -25,6 +25,10 @@ shopt -u nullglob
 rm -rf "$out"
 mkdir -p "$out/src"
 cp "$root/ci/docs-style.css" "$out/style.css"
+# Assets next to the pages (for example docs/bench/*.svg, the benchmark plots).
+for d in "$root"/docs/*/; do
+	[ -d "$d" ] && cp -r "$d" "$out/"
+done
 
 # tp-futex.rst: replay every hunk of the series that touches it onto an empty tree.
 rst=Documentation/locking/tp-futex.rst
@@ -45,7 +49,7 @@ fi
 nav="$out/src/nav.html"
 {
 	printf '<nav class="tpf"><a href="index.html">tp-futex guide</a>'
-	for pg in index architecture adding-tests reading-benchmarks benchmarks series-design submission troubleshooting; do
+	for pg in index architecture adding-tests reliability reading-benchmarks benchmarks series-design submission troubleshooting; do
 		[ -f "$root/docs/$pg.md" ] && [ "$pg" != index ] && printf '<a href="%s.html">%s</a>' "$pg" "$pg"
 	done
 	[ -n "$extra" ] && printf '<a href="tp-futex.html">tp-futex.rst</a>'
