@@ -25,6 +25,7 @@ need git git
 need make make
 need sphinx-build python3-sphinx
 need perl perl
+need dot graphviz
 python3 -c 'import yaml' 2>/dev/null || die "python3 yaml module missing (htmldocs runs tools/net/ynl); fix: apt-get install python3-yaml"
 
 shopt -s nullglob
