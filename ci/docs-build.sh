@@ -49,8 +49,15 @@ fi
 nav="$out/src/nav.html"
 {
 	printf '<nav class="tpf"><a href="index.html">tp-futex guide</a>'
-	for pg in index architecture adding-tests reliability reading-benchmarks benchmarks series-design submission troubleshooting; do
-		[ -f "$root/docs/$pg.md" ] && [ "$pg" != index ] && printf '<a href="%s.html">%s</a>' "$pg" "$pg"
+	# the guide's reading order first, then any other page, alphabetically
+	order=" architecture adding-tests reliability reading-benchmarks benchmarks series-design submission troubleshooting "
+	for pg in $order; do
+		[ -f "$root/docs/$pg.md" ] && printf '<a href="%s.html">%s</a>' "$pg" "$pg"
+	done
+	for md in "${pages[@]}"; do
+		pg=$(basename "$md" .md)
+		case "$order" in *" $pg "*) continue ;; esac
+		[ "$pg" = index ] || printf '<a href="%s.html">%s</a>' "$pg" "$pg"
 	done
 	[ -n "$extra" ] && printf '<a href="tp-futex.html">tp-futex.rst</a>'
 	printf '</nav>\n'

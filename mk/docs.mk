@@ -2,7 +2,8 @@
 #
 #   make man            build futex.2 (+ series) and the 2const pages into build/man,
 #                       lint them (zero warnings), compile the EXAMPLES, run the
-#                       errno cross-check against tests/contract/tp-futex-abi.tsv
+#                       errno cross-check against tests/contract/tp-futex-abi.tsv,
+#                       and man-selftest
 #   make man-selftest   prove the cross-check fails on mutated copies of the pages
 #   make docs           render docs/*.md (+ tp-futex.rst from the series) to build/docs
 #   make docs-kernel    kernel htmldocs (SPHINXDIRS=locking, -W) on the series-applied tree
@@ -18,7 +19,7 @@ DOCS_OUT ?= $(TPF_DOCS_ROOT)/build/docs
 
 .PHONY: man man-build man-lint man-examples man-check man-selftest docs docs-kernel
 
-man: man-lint man-examples man-check
+man: man-lint man-examples man-check man-selftest
 
 man-build:
 	$(TPF_DOCS_ROOT)/ci/man-build.sh $(MAN_OUT)
