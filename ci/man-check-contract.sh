@@ -4,7 +4,7 @@
 # TP selftests in kernel/patches assert (SKIP while the series has none).
 set -euo pipefail
 
-usage() { echo "usage: ${0##*/} [--no-selftests] [MANDIR]   (default MANDIR: build/man)"; }
+usage() { echo "usage: ${0##*/} [--no-selftests | --patches GLOB] [MANDIR]   (defaults: --patches 'kernel/patches/*.patch', build/man)"; }
 die() { echo "man-check-contract: $*" >&2; exit 2; }
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
@@ -12,6 +12,11 @@ selftests=(--patches "kernel/patches/*.patch")
 case "${1:-}" in
 -h | --help) usage; exit 0 ;;
 --no-selftests) selftests=(--no-selftests); shift ;;
+--patches)
+	[ $# -ge 2 ] || { usage >&2; exit 2; }
+	selftests=(--patches "$2")
+	shift 2
+	;;
 esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
 

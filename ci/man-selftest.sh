@@ -40,9 +40,25 @@ fresh() {
 	cp -r "$mandir/man2" "$mandir/man2const" "$work/man/"
 }
 
+# fake_series ERRNO...: a one-patch "series" whose selftest code names ERRNOs.
+fake_series() {
+	rm -rf "$work/patches"
+	mkdir -p "$work/patches"
+	{
+		printf 'Subject: [PATCH] selftests/futex: fake\n---\n'
+		printf 'diff --git a/%s b/%s\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n' \
+			"$st" "$st" "$st" $#
+		for e in "$@"; do printf '+\tASSERT_EQ(errno, %s);\n' "$e"; done
+	} >"$work/patches/0001-fake.patch"
+}
+st=tools/testing/selftests/futex/functional/futex_tp.c
+mapfile -t asserted < <(awk -F'\t' '!/^#/ && $2 == "errno" && $4 == "yes" {print $3}' "$root/tests/contract/tp-futex-abi.tsv" | sort -u)
+[ ${#asserted[@]} -gt 0 ] || die "no selftest=yes errnos in tests/contract/tp-futex-abi.tsv; fix: the table"
+
 pass=0 fail=0
+checkargs=(--no-selftests)
 expect() { # expect pass|fail DESCRIPTION [TEXT that the failing check must name]
-	if "$root/ci/man-check-contract.sh" --no-selftests "$work/man" >"$work/log" 2>&1; then got=pass; else got=fail; fi
+	if "$root/ci/man-check-contract.sh" "${checkargs[@]}" "$work/man" >"$work/log" 2>&1; then got=pass; else got=fail; fi
 	if [ "$got" = "$1" ] && { [ -z "${3:-}" ] || grep '^not ok' "$work/log" | grep -qF -- "$3"; }; then
 		pass=$((pass + 1))
 		echo "ok - $2: check ${got}ed as expected${3:+ ($3)}"
@@ -90,6 +106,15 @@ expect fail "FUTEX_LOCK.2const without ENOMEM" "FUTEX_LOCK.2const: ERRORS has EN
 fresh
 rm "$c/FUTEX_LOCK.2const"
 expect fail "FUTEX_LOCK.2const missing" "FUTEX_LOCK.2const: page exists"
+
+# The selftest half of the check, against fake series.
+fresh
+checkargs=(--patches "$work/patches/*.patch")
+fake_series "${asserted[@]}"
+expect pass "fake series whose selftests assert every listed errno"
+
+fake_series "${asserted[@]/ETIMEDOUT/}"
+expect fail "fake series whose selftests never mention ETIMEDOUT" "selftests assert ETIMEDOUT"
 
 echo "man-selftest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] || die "the contract check missed a mutation above; fix: tests/contract/check_man_contract.py"
