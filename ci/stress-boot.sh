@@ -35,7 +35,7 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 echo "TPF-STRESS-BEGIN"
 /bin/job $(cat /args)
 echo "TPF-STRESS-EXIT $?"
-echo o >/proc/sysrq-trigger
+echo b >/proc/sysrq-trigger
 sleep 5
 poweroff -f
 INIT
