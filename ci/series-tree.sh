@@ -6,7 +6,7 @@
 # (a "dirty" series fails).  Prints base=<sha> head=<sha> count=<n> tree=<dir>.
 set -euo pipefail
 
-usage() { echo "usage: ci/series-tree.sh [--allow-empty]  (env: TPF_SERIES_DIR, TPF_LINUX_TARBALL)" >&2; }
+usage() { echo "usage: ci/series-tree.sh [--allow-empty]   (env: TPF_SERIES_DIR, TPF_LINUX_TARBALL, TPF_SERIES_LOCKED)"; }
 die() { echo "series-tree: $*" >&2; exit 1; }
 
 allow_empty=0
@@ -14,7 +14,7 @@ for a in "$@"; do
   case "$a" in
     --allow-empty) allow_empty=1 ;;
     -h|--help) usage; exit 0 ;;
-    *) usage; die "unknown argument '$a'" ;;
+    *) die "unknown argument '$a'" ;;
   esac
 done
 
@@ -35,12 +35,16 @@ shopt -s nullglob
 patches=("$patchdir"/*.patch)
 shopt -u nullglob
 if (( ${#patches[@]} == 0 )) && (( ! allow_empty )); then
-  die "kernel/patches/ has no *.patch files: nothing to check or submit (export the series with git format-patch into kernel/patches/)"
+  die "kernel/patches/ has no *.patch files: nothing to check or submit (export the series into kernel/patches/ with git format-patch)"
 fi
 
 mkdir -p "$sdir"
-exec 9>"$sdir/.tree.lock"
-flock 9
+# Callers that keep using the tree (check-series, submission) take this lock themselves and
+# set TPF_SERIES_LOCKED=1 so it is not taken twice.
+if [[ ${TPF_SERIES_LOCKED:-} != 1 ]]; then
+  exec 9>"$sdir/.tree.lock"
+  flock 9
+fi
 
 export GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="linux-source@localhost"
 export GIT_COMMITTER_NAME="tp-futex series-tree" GIT_COMMITTER_EMAIL="series-tree@localhost"

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# make submission V=N [SIGNOFF="Name <email>"]: write outgoing/vN/ with the mails of version N of
+# the series, ready for git send-email (this script never sends anything):
+#   kernel/    git format-patch -vN --cover-letter --base of kernel/patches (applied with git am
+#              onto Debian's linux-source-6.12 in build/series/linux), Signed-off-by added,
+#              To/Cc headers per patch from the tree's scripts/get_maintainer.pl (+ linux-api for
+#              UAPI changes), cover letter from submission/cover-letter.txt
+#   man-pages/ man-pages/patches/*.patch, To the man-pages maintainer and list
+#   SEND.txt   the exact git send-email commands (the man-pages series in reply to the cover)
+# The directory is built next to its final place and renamed at the end: never half-written.
+set -euo pipefail
+
+usage() { echo "usage: ci/submission.sh N [\"Name <email>\"]   (make submission V=N [SIGNOFF=\"Name <email>\"])"; }
+die() { echo "submission: $*" >&2; exit 1; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+(( $# <= 2 )) || die "too many arguments: give V and optionally SIGNOFF (make submission V=N SIGNOFF=\"Name <email>\")"
+ver=${1:-}
+signoff=${2:-}
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+
+# --- inputs --------------------------------------------------------------------------------
+[[ -n $ver ]] || die "no version given: use make submission V=N with N >= 4 (v3 was the last upstream posting)"
+[[ $ver =~ ^[0-9]+$ ]] || die "V='$ver' is not a version number: use an integer N >= 4, e.g. make submission V=4"
+ver=$((10#$ver))
+(( ver >= 4 )) || die "V=$ver is too small: v3 was the last upstream posting, so use V=4 or later"
+for t in git perl; do
+  command -v "$t" >/dev/null 2>&1 || die "missing tool '$t': apt-get install $t (or run 'make deps')"
+done
+if [[ -z $signoff ]]; then
+  name=$(git config user.name || true)
+  email=$(git config user.email || true)
+  [[ -n $name && -n $email ]] ||
+    die "no Signed-off-by identity: pass SIGNOFF=\"Your Name <you@example.org>\" or set git config user.name and user.email"
+  signoff="$name <$email>"
+fi
+[[ $signoff =~ ^([^\<\>@]*[^\<\>@[:space:]])[[:space:]]+\<([^\<\>[:space:]@]+@[^\<\>[:space:]@]+\.[^\<\>[:space:]@]+)\>$ ]] ||
+  die "SIGNOFF='$signoff' is not \"Full Name <user@domain>\": fix SIGNOFF (or git config user.name / user.email)"
+so_name=${BASH_REMATCH[1]} so_email=${BASH_REMATCH[2]}
+[[ -f submission/cover-letter.txt ]] || die "missing submission/cover-letter.txt: restore it from git"
+out=outgoing/v$ver
+[[ ! -e $out ]] || die "$out already exists: remove it (rm -rf $out) or pick another V"
+
+# --- the series, as commits ------------------------------------------------------------------
+sdir=${TPF_SERIES_DIR:-$top/build/series}
+mkdir -p "$sdir" outgoing
+exec 9>"$sdir/.tree.lock"
+flock 9
+export TPF_SERIES_LOCKED=1
+info=$(ci/series-tree.sh) || exit 1
+tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
+base=$(sed -n 's/^base=\([0-9a-f]*\) .*/\1/p' <<<"$info")
+count=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' <<<"$info")
+debver=$(sed -n 's/.* debver=\(.*\)$/\1/p' <<<"$info")
+[[ -f $tree/scripts/get_maintainer.pl ]] || die "no scripts/get_maintainer.pl in $tree: remove build/series and rerun"
+git -C "$tree" checkout -q -f tpf-series
+
+tmp=$(mktemp -d "outgoing/.v$ver.tmp.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/kernel"
+
+# --- git format-patch with Signed-off-by -------------------------------------------------
+GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
+  git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
+  format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow --base=tpf-base \
+  -o "$top/$tmp/kernel" tpf-base..tpf-series ||
+  die "git format-patch failed in $tree"
+mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-letter.patch' | sort)
+cover=$(find "$tmp/kernel" -name '*0000-cover-letter.patch')
+[[ -n $cover && ${#kpatches[@]} == "$count" ]] || die "git format-patch wrote ${#kpatches[@]} patches for $count commits: check $tree"
+
+# --- recipients ------------------------------------------------------------------------------
+# gm FILE OPTS...: one address per line from get_maintainer.pl, run in the tree.
+gm() {
+  local f=$1; shift
+  (cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$@" "$top/$f") ||
+    die "scripts/get_maintainer.pl failed on $(basename "$f")"
+}
+# add_headers FILE TO CC: insert To:/Cc: header lines (folded) before the end of the mail headers.
+add_headers() {
+  local f=$1 to=$2 cc=$3
+  TO=$to CC=$cc perl -0pi -e '
+    sub fold { my ($h, $v) = @_; my @a = grep { length } split /\n/, $v; return "" unless @a;
+               return "$h: " . join(",\n ", @a) . "\n"; }
+    my ($h, $b) = split /\n\n/, $_, 2;
+    $h =~ s/^(?:To|Cc):.*\n?(?:[ \t].*\n?)*//mgi;
+    $h =~ s/\n*\z/\n/;
+    $_ = $h . fold("To", $ENV{TO}) . fold("Cc", $ENV{CC}) . "\n" . $b;' "$f"
+}
+uniq_lines() { awk 'NF && !seen[tolower($0)]++'; }
+
+all_to="" all_cc=""
+uapi=0
+for p in "${kpatches[@]}"; do
+  to=$(gm "$p" --m --no-r --no-l | uniq_lines)
+  cc=$(gm "$p" --no-m --r --l | uniq_lines)
+  if grep -qE '^diff --git a/include/uapi/' "$p"; then
+    cc=$(printf '%s\nlinux-api@vger.kernel.org\n' "$cc" | uniq_lines)
+    uapi=1
+  fi
+  [[ -n $to ]] || die "get_maintainer.pl found no maintainer for $(basename "$p"): check the files it touches"
+  add_headers "$p" "$to" "$cc"
+  all_to+=$to$'\n' all_cc+=$cc$'\n'
+done
+all_to=$(uniq_lines <<<"$all_to")
+# A maintainer who is To: on one patch and Cc: on another stays To: on the cover.
+all_cc=$(grep -vixF -f <(printf '%s\n' "$all_to") <<<"$all_cc" | uniq_lines || true)
+
+# --- cover letter --------------------------------------------------------------------------
+bench=$tmp/bench.txt
+if [[ -f docs/benchmarks.md ]]; then
+  # The "### Throughput" table of each "## <arch>" section of the generated page.
+  for a in x86_64 arm64; do
+    awk -v arch="$a" '
+      /^## / { insec = ($0 == "## " arch); intab = 0; next }
+      insec && /^### / { intab = ($0 ~ /^### Throughput/); if (intab) print arch ": " substr($0, 5); next }
+      insec && intab && /^\|/ { print; n++ }
+      END { exit n ? 0 : 1 }' docs/benchmarks.md >>"$bench" && echo >>"$bench" ||
+      echo "$a: no throughput table in docs/benchmarks.md (run make bench ARCH=$a BENCH=full; make bench-report)" >>"$bench"
+  done
+  accel=$(grep -m1 -iE 'TCG|KVM' docs/benchmarks.md || true)
+  printf '(From docs/benchmarks.md, generated by make bench-report; medians in ops/s%s.)\n' \
+    "${accel:+; see the page for the machine and accelerator}" >>"$bench"
+else
+  shopt -s nullglob
+  sums=(results/*/summary.csv)
+  shopt -u nullglob
+  if (( ${#sums[@]} )); then
+    for s in "${sums[@]}"; do
+      echo "$(basename "$(dirname "$s")") (median ops/s per type and case, from $s):"
+      column -t -s, "$s" 2>/dev/null || cat "$s"
+      echo
+    done >"$bench"
+  else
+    echo "[No benchmark results yet: no docs/benchmarks.md or results/<arch>/summary.csv.  Run make bench BENCH=full for x86_64 and arm64 and make bench-report, then regenerate this submission.]" >"$bench"
+  fi
+fi
+
+shopt -s nullglob
+mpatches=(man-pages/patches/*.patch)
+shopt -u nullglob
+mtext=$tmp/man.txt
+if (( ${#mpatches[@]} )); then
+  printf '%s\n' "The man-pages patches documenting FUTEX_LOCK and FUTEX_UNLOCK in" \
+    "futex(2) follow in reply to this mail, addressed to the man-pages list." >"$mtext"
+else
+  printf '%s\n' "A man-pages patch documenting FUTEX_LOCK and FUTEX_UNLOCK will be sent" \
+    "separately." >"$mtext"
+fi
+
+subject=$(head -n1 submission/cover-letter.txt)
+tail -n +2 submission/cover-letter.txt >"$tmp/blurb.txt"
+VERSION=$ver DEBVER=$debver BENCH=$bench MAN=$mtext perl -0pi -e '
+  sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
+  s/\@VERSION\@/$ENV{VERSION}/g; s/\@DEBIAN_VERSION\@/$ENV{DEBVER}/g;
+  s/\@BENCHMARKS\@/slurp($ENV{BENCH})/ge; s/\@MANPAGES\@/slurp($ENV{MAN})/ge;' "$tmp/blurb.txt"
+if grep -qE '@[A-Z_]+@' "$tmp/blurb.txt"; then
+  die "submission/cover-letter.txt has an unknown placeholder: $(grep -oE '@[A-Z_]+@' "$tmp/blurb.txt" | head -1) (known: @VERSION@ @DEBIAN_VERSION@ @BENCHMARKS@ @MANPAGES@)"
+fi
+SUBJ=$subject BLURB=$tmp/blurb.txt perl -0pi -e '
+  sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
+  s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJ}/; s/\*\*\* BLURB HERE \*\*\*/slurp($ENV{BLURB})/e;' "$cover"
+grep -q 'SUBJECT HERE\|BLURB HERE' "$cover" && die "could not fill in the cover letter $cover"
+add_headers "$cover" "$all_to" "$all_cc"
+rm -f "$tmp/blurb.txt" "$bench" "$mtext"
+cover_id=$(sed -n '1,/^$/{s/^Message-I[dD]: *//p}' "$cover" | head -n1)
+[[ -n $cover_id ]] || die "no Message-Id in $cover: git format-patch --thread should have written one"
+
+# --- man-pages series --------------------------------------------------------------------------
+if (( ${#mpatches[@]} )); then
+  mkdir -p "$tmp/man-pages"
+  for p in "${mpatches[@]}"; do
+    cp "$p" "$tmp/man-pages/"
+    add_headers "$tmp/man-pages/$(basename "$p")" "alx@kernel.org" \
+      "$(printf '%s\n' linux-man@vger.kernel.org linux-api@vger.kernel.org)"
+  done
+  echo "submission: man-pages series: ${#mpatches[@]} patches, in reply to $cover_id"
+else
+  echo "submission: man-pages/patches/ has no patches: skipping the man-pages series"
+fi
+
+# --- SEND.txt -------------------------------------------------------------------------------
+{
+  echo "# tp-futex v$ver: generated by make submission on $(date -u +%Y-%m-%dT%H:%MZ); nothing has been sent."
+  echo "# Base: Debian linux-source-6.12 $debver, base-commit $base (build/series/linux, tag tpf-base)."
+  echo "# Recipients are the To:/Cc: headers of each file (scripts/get_maintainer.pl$( ((uapi)) && echo ", + linux-api@vger.kernel.org for the UAPI change")),"
+  echo "# Signed-off-by: $so_name <$so_email>.  Run from the repository root; try --dry-run first."
+  echo
+  echo "# 1. The kernel series (cover letter first; format-patch already threaded it)."
+  echo "git send-email --no-thread --confirm=always --suppress-cc=self $out/kernel/*.patch"
+  if (( ${#mpatches[@]} )); then
+    echo
+    echo "# 2. The man-pages series, in reply to the kernel cover letter."
+    echo "git send-email --thread --no-chain-reply-to --in-reply-to='$cover_id' --confirm=always --suppress-cc=self $out/man-pages/*.patch"
+  fi
+} >"$tmp/SEND.txt"
+
+# Paths inside the files refer to the final directory.
+mv -T "$tmp" "$out" 2>/dev/null || die "could not rename $tmp to $out (did another run create it?)"
+trap - EXIT
+echo "submission: wrote $out/: ${#kpatches[@]} kernel patches + cover letter (v$ver, signed off by $so_name <$so_email>)"
+echo
+cat "$out/SEND.txt"
