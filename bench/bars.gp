@@ -2,7 +2,8 @@
 # columns 2..ncols+1 the series (their names in the header line "# label s1 s2 ...").
 #   gnuplot -e "file='f.dat'; ncols=3; names='a b c'; stacked=0; ylab='...'; ttl='...';
 #               out='x.svg'" bench/bars.gp
-set terminal svg size 720,420 dynamic font "sans,12" background rgb "white"
+set terminal svg size 900,420 dynamic font "sans,11" background rgb "white"
+set termoption noenhanced
 set output out
 set title ttl
 set ylabel ylab
@@ -11,7 +12,7 @@ set key outside right top
 set yrange [0:*]
 set style fill solid 0.8 border -1
 set boxwidth 0.8
-set xtics rotate by -30
+set xtics nomirror
 if (stacked) {
 	set style histogram rowstacked
 } else {
