@@ -13,6 +13,7 @@
  *   -E          harness self-test: emulate FUTEX_LOCK/UNLOCK with LOCK_PI2/UNLOCK_PI.
  *   -R          mark robust-list entries with the PI bit.
  *   -U          no munmap-under-waiter thread.
+ *   -C          no TP/PI type-confusion thread (TP and PI ops mixed on one word).
  *   -X          checker self-test: sometimes enter the CS without the lock (must FAIL).
  * Without arguments the options compiled in with -DTPS_ARGS="..." are used (the guest
  * runner "make run CMD=" cannot pass arguments).
@@ -94,7 +95,8 @@ struct tplock {
 enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_RT, S_UNLOCK_SYS,
 	S_UNLOCK_WOKE, S_SIGNALS, S_EXIT_WAITING, S_EXIT_HOLDING, S_VICTIMS, S_DEATH_HOLD_R,
 	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
-	S_SLEEP_CS, S_DIED_SEEN, S_UNMAP, S_UNMAP_EFAULT, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
+	S_SLEEP_CS, S_DIED_SEEN, S_UNMAP, S_UNMAP_EFAULT, S_CONF_OPS, S_CONF_ERR, S_CONF_FORCED,
+	S_CONF_ODD, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
 	S_ERR_ROBUST, S_NSTATS };
 static const char *const stat_name[S_NSTATS] = {
 	"acquisitions", "tp_lock_ops", "fast_path", "steal(ret0)", "top_waiter(ret1)", "handoff(ret2)",
@@ -102,7 +104,8 @@ static const char *const stat_name[S_NSTATS] = {
 	"signals", "thread_exit_while_waiting", "thread_exit_holding_robust", "victims",
 	"owner_death_robust", "owner_death_nonrobust", "killed_while_waiting",
 	"nonrobust_recovered_by_kernel", "nonrobust_reset_by_test", "pi_ops", "waitwake_ops",
-	"sleeping_cs", "owner_died_seen", "unmapped_under_waiter", "unmap_efault", "injected_lock_err", "injected_unlock_err",
+	"sleeping_cs", "owner_died_seen", "unmapped_under_waiter", "unmap_efault",
+	"confusion_ops", "confusion_errors", "confusion_forced_unlock", "confusion_oddities", "injected_lock_err", "injected_unlock_err",
 	"injected_other_err", "ERR_mutual_exclusion", "ERR_ownership",
 	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
 };
@@ -110,7 +113,7 @@ static const char *const stat_name[S_NSTATS] = {
 struct shm {
 	struct tplock shared[NSHARED];
 	struct tplock death[NDEATH];
-	uint32_t piword, wwword;
+	uint32_t piword, wwword, confword;
 	volatile uint64_t pi_counter, ww_counter;
 	uint64_t pi_acq, ww_acq;
 	volatile int stop;
@@ -124,7 +127,7 @@ struct shm {
 static struct shm *shm;
 static uint64_t seed;
 static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
-static int no_kill, quiet, emulate, fail_pct, kmemleak, broken, no_unmap;
+static int no_kill, quiet, emulate, fail_pct, kmemleak, broken, no_unmap, no_confuse;
 
 static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
 
@@ -653,10 +656,64 @@ static void *mapper(void *arg)
 	return NULL;
 }
 
+/*
+ * Type confusion: TP and PI lock/unlock on the same shared word from several processes,
+ * every call timed.  User space gets whatever errno the kernel picks (EINVAL for the
+ * wrong type, ETIMEDOUT, ...); this only has to leave the kernel healthy (no splat,
+ * no hang, no leak) and a successful lock must still mean ownership.  Oddities are
+ * counted and shown but do not fail the run.
+ */
+static void *confuser(void *arg)
+{
+	uint32_t *w = &shm->confword;
+	struct rng r;
+
+	(void)arg;
+	my_tid = gettid_();
+	rng_init(&r, 2718, (uint64_t)my_tid, 0);
+	while (!shm->stop) {
+		int tp = rn(&r, 2);
+		struct timespec ts = abs_in_us(CLOCK_MONOTONIC, rn(&r, 2000));
+		long ret;
+
+		ret = sys_futex(w, tp ? FUTEX_LOCK : 13 /* FUTEX_LOCK_PI2 */, 0, &ts);
+		stat_add(S_CONF_OPS, 1);
+		if (ret < 0) {
+			if (ret != -ETIMEDOUT)
+				stat_add(S_CONF_ERR, 1);
+			if ((__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) == (uint32_t)my_tid) {
+				stat_add(S_CONF_ODD, 1);
+				__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+			}
+			continue;
+		}
+		if ((__atomic_load_n(w, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) != (uint32_t)my_tid) {
+			stat_add(S_CONF_ODD, 1);
+			continue;
+		}
+		usleep(rn(&r, 200));
+		if (__atomic_compare_exchange_n(w, &(uint32_t){(uint32_t)my_tid}, 0, 0,
+						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			continue;
+		ret = sys_futex(w, tp ? FUTEX_UNLOCK : FUTEX_UNLOCK_PI, 0, NULL);
+		if (ret < 0)	/* wrong type: try the other unlock, then give up */
+			ret = sys_futex(w, tp ? FUTEX_UNLOCK_PI : FUTEX_UNLOCK, 0, NULL);
+		if (ret < 0) {
+			uint32_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+
+			stat_add(S_CONF_FORCED, 1);
+			if ((cur & FUTEX_TID_MASK) == (uint32_t)my_tid)
+				__atomic_compare_exchange_n(w, &cur, 0, 0, __ATOMIC_RELEASE,
+							    __ATOMIC_RELAXED);
+		}
+	}
+	return NULL;
+}
+
 static void worker_process(int proc)
 {
 	struct sigaction sa;
-	pthread_t mapper_th;
+	pthread_t mapper_th, conf_th;
 	struct rng r;
 	int i, n = nthreads;
 
@@ -682,6 +739,8 @@ static void worker_process(int proc)
 	}
 	if (!no_unmap)
 		pthread_create(&mapper_th, NULL, mapper, NULL);
+	if (!no_confuse)
+		pthread_create(&conf_th, NULL, confuser, NULL);
 	/* manager: signals + thread churn */
 	while (!shm->stop) {
 		struct slot *s = &slots[rn(&r, n)];
@@ -704,6 +763,8 @@ static void worker_process(int proc)
 		pthread_join(slots[i].th, NULL);
 	if (!no_unmap)
 		pthread_join(mapper_th, NULL);
+	if (!no_confuse)
+		pthread_join(conf_th, NULL);
 	/* Threads that exited holding a robust private lock left OWNER_DIED behind; a
 	 * private lock nobody took afterwards may still say so. */
 	for (i = 0; i < NPRIV; i++) {
@@ -889,7 +950,7 @@ static void tap(int ok, const char *desc)
 static void usage(const char *p)
 {
 	fprintf(stderr, "usage: %s [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S] "
-		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)] [-U (no munmap-under-waiter)]\n", p);
+		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)] [-U (no munmap-under-waiter)] [-C (no TP/PI type confusion)]\n", p);
 	exit(2);
 }
 
@@ -1004,7 +1065,7 @@ int main(int argc, char **argv)
 		argv = dargv;
 	}
 #endif
-	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LXU")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LXUC")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'd': duration = atoi(optarg); break;
@@ -1019,6 +1080,7 @@ int main(int argc, char **argv)
 		case 'L': kmemleak = 1; break;
 		case 'X': broken = 1; break;
 		case 'U': no_unmap = 1; break;
+		case 'C': no_confuse = 1; break;
 		case 'R': robust_pi_bit = 1; break;
 		default: usage(argv[0]);
 		}
