@@ -10,12 +10,12 @@ per=${RUN:-300}
 arches=${ARCHES:-$TPF_ARCHES}
 end=$((SECONDS + total))
 n=0
-while [ $SECONDS -lt $end ]; do
+while [ "$SECONDS" -lt "$end" ]; do
 	for arch in $arches; do
 		left=$((end - SECONDS))
-		[ $left -gt 30 ] || break 2
+		[ "$left" -gt 30 ] || break 2
 		d=$per
-		[ $d -le $left ] || d=$left
+		[ "$d" -le "$left" ] || d=$left
 		seed=$(( $(date +%s) ^ (RANDOM << 8) ^ n ))
 		n=$((n + 1))
 		info "soak run $n: $arch ${d}s seed $seed"

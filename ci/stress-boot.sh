@@ -46,7 +46,7 @@ case $arch in
 x86_64)
 	acc=(-machine pc -cpu max)
 	# KVM is opt-in (KVM=1): nested KVM on the CI host hangs or aborts on MSR 0x10a
-	[ -n "${KVM:-}" ] && acc=(-machine pc,accel=kvm -cpu host)
+	[ -n "${KVM:-}" ] && acc=(-machine "pc,accel=kvm" -cpu host)
 	cmd=(qemu-system-x86_64 "${acc[@]}" -smp "$cpus" -m "$mem" -kernel "$kernel"
 		-initrd "$work/initramfs.gz" -nographic -no-reboot
 		-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=0 rdinit=/init")
@@ -66,7 +66,7 @@ splat=$(tr -d '\r' <"$log" | grep -E 'BUG:|WARNING:|Kernel panic|possible circul
 rc=$(tr -d '\r' <"$log" | sed -n 's/^TPF-STRESS-EXIT \([0-9]*\)$/\1/p' | tail -n1)
 if [ -n "$splat" ]; then
 	echo "# kernel splat in the console log:" >&2
-	echo "$splat" | sed 's/^/#   /' >&2
+	while IFS= read -r l; do echo "#   $l"; done <<<"$splat" >&2
 	[ -n "${LOG:-}" ] || tr -d '\r' <"$log" | tail -n 80 >&2
 	exit 255
 fi
