@@ -9,6 +9,8 @@
 # Env: PERF=<static perf for ARCH> (default build/perf/<arch>/perf)
 #      BENCH_CPUS=2 (guest vCPUs)   BENCH_SAVE=1 copy the results to results/<arch>/
 #      (default for BENCH=full)     BENCH_MATRIX=<file> (overrides bench/<mode>.matrix)
+#      BENCH_KERNEL=<image>: boot that kernel with ci/bench-boot.sh instead of `make run`
+#      (benchmark development; the results record it as runner=bench-boot)
 # Output in build/bench/<arch>/: raw.log (console), runs.csv, summary.csv, meta.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -64,7 +66,12 @@ for f in "$TPF_ROOT"/Makefile "$TPF_ROOT"/mk/*.mk "$TPF_ROOT"/ci/*.sh; do
 	case "$f" in */mk/bench.mk | */ci/bench.sh) continue ;; esac
 	if grep -qs 'PERF_GUEST' "$f"; then hook=1; fi
 done
-if [ "$hook" = 1 ]; then
+runner="make run"
+if [ -n "${BENCH_KERNEL:-}" ]; then
+	runner="bench-boot $BENCH_KERNEL"
+	embed=()
+	perf_source=initramfs
+elif [ "$hook" = 1 ]; then
 	run_extra=(PERF_GUEST="$out/perf")
 	embed=()
 	perf_source=initramfs
@@ -76,13 +83,23 @@ runtime=$(awk '$1 == "runtime" { print $2 }' "$matrix")
 timeout=$((nruns * (runtime + 3) + 300))
 
 series=$(series_key)
+kernel_source="series in kernel/patches/ (make run)"
+if [ -n "${BENCH_KERNEL:-}" ]; then
+	series="n/a"
+	kernel_source=${BENCH_KERNEL_DESC:-$BENCH_KERNEL}
+fi
 head=$(git -C "$TPF_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-info "BENCH=$mode on $arch: $nruns runs of ${runtime}s, -smp $cpus, perf $perf_source (log $out/raw.log)"
+info "BENCH=$mode on $arch: $nruns runs of ${runtime}s, -smp $cpus, perf $perf_source, via $runner (log $out/raw.log)"
 set +e
-make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$out/guest-bench.sh" CPUS="$cpus" \
-	TIMEOUT="$timeout" MEM=512 "${run_extra[@]}" 2>&1 | tee "$out/raw.log"
+if [ -n "${BENCH_KERNEL:-}" ]; then
+	CPUS=$cpus MEM=512 TIMEOUT=$timeout "$TPF_ROOT/ci/bench-boot.sh" "$arch" "$BENCH_KERNEL" \
+		"$out/guest-bench.sh" "$out/perf" 2>&1 | tee "$out/raw.log"
+else
+	make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$out/guest-bench.sh" CPUS="$cpus" \
+		TIMEOUT="$timeout" MEM=512 "${run_extra[@]}" 2>&1 | tee "$out/raw.log"
+fi
 rc=${PIPESTATUS[0]}
 set -e
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -103,7 +120,8 @@ python3 "$TPF_ROOT/ci/bench-tool.py" parse --log "$out/raw.log" --out "$out" \
 	--meta qemu="$qemu_ver" --meta host_cpu="$host_cpu" --meta host_nproc="$(nproc)" \
 	--meta host_loadavg_start="$load_start" --meta host_loadavg_end="$load_end" \
 	--meta started="$started" --meta perf_source="$perf_source" \
-	--meta smp="$cpus" --meta run_exit="$rc" || prc=$?
+	--meta smp="$cpus" --meta run_exit="$rc" --meta runner="$runner" \
+	--meta kernel_source="$kernel_source" || prc=$?
 if [ -s "$out/summary.csv" ]; then
 	python3 "$TPF_ROOT/ci/bench-tool.py" table "$out" || true
 fi
