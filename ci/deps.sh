@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Install every Debian package the project needs, plus the arm64 busybox.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ci/deps.sh [--ensure]   (--ensure: install only if something is missing)"
+}
+
+# What the pipeline cannot run without; --ensure checks these.
+missing() {
+	local c
+	for c in gcc aarch64-linux-gnu-gcc qemu-system-x86_64 qemu-system-aarch64 \
+		bc bison flex cpio ccache git perl busybox xz file; do
+		command -v "$c" >/dev/null 2>&1 || { echo "$c"; return 0; }
+	done
+	[ -f "$TPF_TARBALL" ] || { echo "$TPF_TARBALL"; return 0; }
+	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || { echo libc6-dev-arm64-cross; return 0; }
+	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || { echo busybox-static:arm64; return 0; }
+	local f p
+	for f in "$TPF_ROOT"/ci/packages*.txt; do
+		while read -r p; do
+			case "$p" in '' | '#'*) continue ;; esac
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+				{ echo "$p"; return 0; }
+		done <"$f"
+	done
+	return 0
+}
+
+install_all() {
+	[ "$(id -u)" = 0 ] || die "installing packages needs root: rerun 'make deps' as root"
+	local pkgs f
+	pkgs=$(cat "$TPF_ROOT"/ci/packages*.txt | sed -e 's/#.*//' -e '/^[[:space:]]*$/d' | sort -u)
+	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+	info "apt-get update"
+	apt-get update -qq || die "apt-get update failed: check the network and /etc/apt/sources.list"
+	info "installing: $(echo "$pkgs" | tr '\n' ' ')"
+	# shellcheck disable=SC2086  # word splitting of the package list is wanted
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null ||
+		die "apt-get install failed: see the apt output above"
+
+	# busybox-static is not co-installable for arm64, so unpack the .deb.
+	local dl
+	dl=$(mktemp -d)
+	chmod 755 "$dl" # apt downloads as _apt
+	(cd "$dl" && apt-get download -qq busybox-static:arm64) ||
+		die "apt-get download busybox-static:arm64 failed: check 'dpkg --add-architecture arm64' and apt-get update"
+	rm -rf "$TPF_BUILD/deps/arm64.tmp"
+	mkdir -p "$TPF_BUILD/deps/arm64.tmp"
+	for f in "$dl"/busybox-static_*_arm64.deb; do
+		dpkg -x "$f" "$TPF_BUILD/deps/arm64.tmp"
+	done
+	rm -rf "$dl" "$TPF_BUILD/deps/arm64"
+	mv "$TPF_BUILD/deps/arm64.tmp" "$TPF_BUILD/deps/arm64"
+	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || die "the busybox-static arm64 .deb has no bin/busybox"
+}
+
+case "${1:-}" in
+"") install_all ;;
+--ensure)
+	m=$(missing)
+	if [ -n "$m" ]; then
+		info "missing $m: installing dependencies"
+		install_all
+	fi
+	;;
+-h | --help) usage ;;
+*) usage >&2; exit 2 ;;
+esac

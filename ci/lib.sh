@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Shared helpers for the ci/ scripts.  Source it; it does nothing on its own.
+# shellcheck disable=SC2034  # variables are used by the scripts that source us
+
+TPF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TPF_BUILD=${TPF_BUILD:-$TPF_ROOT/build}
+TPF_TARBALL=${TPF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+TPF_ARCHES="x86_64 arm64"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$TPF_ROOT
+export KBUILD_BUILD_USER=tpf KBUILD_BUILD_HOST=ci
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
+
+# die MESSAGE: one line on stderr naming the problem and the fix, then exit 1.
+die() {
+	printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2
+	exit 1
+}
+
+info() {
+	printf '%s: %s\n' "$(basename "$0")" "$*" >&2
+}
+
+# check_arch ARCH: reject anything but the two supported arches.
+check_arch() {
+	case "${1:-}" in
+	x86_64 | arm64) ;;
+	"") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
+	*) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
+	esac
+}
+
+# Per-arch toolchain and image facts.  Sets KARCH CROSS GCC IMAGE QEMU.
+arch_env() {
+	check_arch "$1"
+	case "$1" in
+	x86_64)
+		KARCH=x86_64 CROSS="" GCC=gcc IMAGE=arch/x86/boot/bzImage
+		QEMU=qemu-system-x86_64 CONSOLE=ttyS0 DEB_ARCH=amd64
+		;;
+	arm64)
+		KARCH=arm64 CROSS=aarch64-linux-gnu- GCC=aarch64-linux-gnu-gcc
+		IMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64
+		CONSOLE=ttyAMA0 DEB_ARCH=arm64
+		;;
+	esac
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || die "missing tool '$1': run 'make deps'"
+}
+
+debian_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
+		die "linux-source-6.12 is not installed: run 'make deps'"
+}
+
+# series_key: identifies the kernel tree (Debian version + series content).
+series_key() {
+	{
+		debian_version
+		echo
+		cat "$TPF_ROOT"/kernel/patches/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-12
+}
+
+# config_key ARCH [KCONFIG]: identifies the config fragments in use.
+config_key() {
+	local f
+	for f in "$TPF_ROOT/kernel/config/common.config" \
+		"$TPF_ROOT/kernel/config/$1.config" ${2:+"$TPF_ROOT/kernel/config/$2.config"}; do
+		cat "$f"
+	done | sha256sum | cut -c1-8
+}
+
+# objdir ARCH [KCONFIG]: the O= dir for this series and config variant.
+objdir() {
+	echo "$TPF_BUILD/obj/$1-${2:-default}-$(series_key)"
+}
+
+# resultdir ARCH [KCONFIG]
+resultdir() {
+	if [ -n "${2:-}" ]; then
+		echo "$TPF_BUILD/results/$1-$2"
+	else
+		echo "$TPF_BUILD/results/$1"
+	fi
+}
+
+SRC_TREE=$TPF_BUILD/src/linux
