@@ -26,6 +26,7 @@ for f in common x86_64 arm64; do
   [[ -s $top/kernel/config/$f.config ]] || die "missing kernel/config/$f.config: restore it from git"
 done
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$top}
 # Our own make's flags (-j jobserver, command-line variables) must not leak into kbuild.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 

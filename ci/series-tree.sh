@@ -97,7 +97,7 @@ count=$(g rev-list --count tpf-base..HEAD)
 # 3. dirty check: the applied commits must regenerate to the same patches (message + diff)
 norm() { # $1 = patch file -> normalized text on stdout
   local d; d=$(mktemp -d)
-  git mailinfo -k "$d/msg" "$d/patch" <"$1" >"$d/info" 2>/dev/null || { rm -rf "$d"; return 1; }
+  git mailinfo "$d/msg" "$d/patch" <"$1" >"$d/info" 2>/dev/null || { rm -rf "$d"; return 1; }
   grep -v '^Date:' "$d/info"; echo "--msg--"; cat "$d/msg"; echo "--diff--"
   awk '/^diff --git /{p=1} p && /^-- $/{exit} p && !/^index [0-9a-f]+\.\.[0-9a-f]+/' "$d/patch"
   rm -rf "$d"
