@@ -27,7 +27,8 @@ done
 log=$obj/build.log
 info "building $arch kernel in $obj (log: $log)"
 start=$SECONDS
-if ! make -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc" \
+# Serialise heavy builds on this 2-core machine (a no-op in CI).
+if ! flock "${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}" make -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc" \
 	-j"$(nproc)" "$(basename "$IMAGE")" headers_install INSTALL_HDR_PATH="$obj/hdr" \
 	>"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 5 >&2 || true

@@ -1,0 +1,82 @@
+# tp-futex: the single entry point.  `make help` lists the targets.
+#
+#   make all                 build both arches, boot, test, bench (the main job)
+#   make test [ARCH=arm64]   build, boot and run the test suite
+#   make run ARCH=arm64 CMD=path/to/static-binary-or-script [ARGS="..."]
+#
+# The scripts behind every target live in ci/; mk/*.mk add the docs,
+# bench, stress and submission targets.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+ALL_ARCHES := x86_64 arm64
+ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
+$(error unknown ARCH '$(ARCH)': use ARCH=x86_64 or ARCH=arm64, or leave it unset for both)
+endif
+ARCHES := $(if $(ARCH),$(ARCH),$(ALL_ARCHES))
+KCONFIG ?=
+CPUS ?= 2
+MEM ?= 1024
+ACCEL ?= auto
+export KCONFIG CPUS MEM ACCEL
+
+RESULTS = $(foreach a,$(ARCHES),build/results/$(a)$(if $(KCONFIG),-$(KCONFIG)))
+
+.PHONY: help deps deps-ensure kernel initramfs test run report all \
+	series-edit series-export clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+	@echo
+	@echo "targets: deps kernel initramfs test run report all series-edit series-export clean"
+	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows static-checks"
+	@echo "vars:    ARCH=x86_64|arm64 KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
+
+deps:
+	@ci/deps.sh
+
+deps-ensure:
+	@ci/deps.sh --ensure
+
+kernel: deps-ensure
+	@for a in $(ARCHES); do ci/kernel.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+
+initramfs: kernel
+	@for a in $(ARCHES); do ci/guest.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+
+# Each arch is built, booted and judged even if the other one failed.
+test: deps-ensure
+	@rc=0; \
+	for a in $(ARCHES); do ci/test-arch.sh $$a $(KCONFIG) || rc=1; done; \
+	echo; ci/report.sh $(RESULTS) || rc=1; \
+	exit $$rc
+
+report:
+	@ci/report.sh $(RESULTS)
+
+# make run: boot the patched kernel and run one host file in the guest.
+# ci/vm exits with the guest program's status (make itself can only say 2).
+run: deps-ensure
+	@test -n "$(CMD)" || { echo "make run: no CMD given: use make run ARCH=x86_64 CMD=path/to/file [ARGS='...']" >&2; exit 1; }
+	@test -f "$(firstword $(CMD))" || { echo "make run: CMD '$(firstword $(CMD))' does not exist on the host: give a static binary or a shell script" >&2; exit 1; }
+	@test $(words $(ARCHES)) = 1 || { echo "make run: give one ARCH: ARCH=x86_64 or ARCH=arm64" >&2; exit 1; }
+	@ci/kernel.sh $(ARCHES) $(KCONFIG) >/dev/null && ci/guest.sh $(ARCHES) $(KCONFIG) >/dev/null
+	@ci/vm --arch $(ARCHES) --cmd $(CMD) $(ARGS)
+
+all: deps
+	@$(MAKE) test
+	@$(MAKE) bench BENCH=quick
+
+# The series round trip: edit the series as git commits, export it back.
+series-edit: deps-ensure
+	@ci/series-edit.sh edit
+
+series-export:
+	@ci/series-edit.sh export
+
+clean:
+	rm -rf build
+
+-include $(sort $(wildcard mk/*.mk))

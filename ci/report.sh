@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Print the per-arch results tables and one closing "N passed, N failed"
+# line, from the results dirs ci/verdict.sh wrote.  --markdown writes the
+# same as GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ci/report.sh [--markdown] RESULTDIR..."
+}
+md=0
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+--markdown) md=1; shift ;;
+esac
+[ $# -ge 1 ] || { usage >&2; exit 2; }
+
+tp=0 tf=0
+for dir in "$@"; do
+	if [ ! -f "$dir/summary.env" ]; then
+		a=$(basename "$dir")
+		if [ "$md" = 1 ]; then
+			printf '### %s\n\n**no results**: the run did not get as far as the guest.\n\n' "$a"
+		else
+			printf '== %s: no results (the run did not get as far as the guest)\n' "$a"
+		fi
+		tf=$((tf + 1))
+		continue
+	fi
+	# shellcheck disable=SC1091
+	. "$dir/summary.env"
+	verdict=PASS
+	{ [ "$failed" != 0 ] || [ -n "$problems" ]; } && verdict=FAIL
+	if [ "$md" = 1 ]; then
+		printf '### %s (%s): %s\n\n' "$arch" "$kconfig" "$verdict"
+		printf '| passed | failed | skipped | boot | tests | CPUs | accel | kernel |\n'
+		printf '|---:|---:|---:|---:|---:|---:|---|---|\n'
+		printf '| %s | %s | %s | %s s | %s s | %s | %s | %s |\n\n' \
+			"$passed" "$failed" "$skipped" "$boot_s" "$test_s" "$cpus" "$accel" "$kernel"
+	else
+		printf '== %s (%s): %s\n' "$arch" "$kconfig" "$verdict"
+		printf '   %-8s %-8s %-8s %-9s %-9s %-5s %s\n' passed failed skipped boot tests CPUs accel
+		printf '   %-8s %-8s %-8s %-9s %-9s %-5s %s\n' "$passed" "$failed" "$skipped" \
+			"${boot_s}s" "${test_s}s" "$cpus" "$accel"
+	fi
+	if [ -n "$problems" ]; then
+		IFS=';' read -r -a plist <<<"$problems"
+		for p in "${plist[@]}"; do
+			if [ "$md" = 1 ]; then printf -- '- **%s**\n' "$p"; else printf '   PROBLEM: %s\n' "$p"; fi
+		done
+		if [ "$md" = 1 ]; then printf '\nserial log: `%s`\n\n' "$log"; else printf '   serial log: %s\n' "$log"; fi
+	fi
+	while IFS=$'\t' read -r n st name detail tlog; do
+		[ "$st" = fail ] || continue
+		if [ "$md" = 1 ]; then
+			printf -- '- FAIL `%s` (%s), log `%s`\n' "$name" "$detail" "$tlog"
+		else
+			printf '   FAIL %s: %s (%s) log: %s\n' "$n" "$name" "$detail" "$tlog"
+		fi
+	done <"$dir/results.tsv"
+	if [ "$md" = 0 ] && [ "${VERBOSE:-0}" = 1 ]; then
+		awk -F'\t' '{ printf "   %-4s %-5s %s\n", $1, $2, $3 }' "$dir/results.tsv"
+	fi
+	tp=$((tp + passed))
+	tf=$((tf + failed))
+	[ -n "$problems" ] && tf=$((tf + 1))
+done
+[ "$md" = 1 ] && echo
+echo "$tp passed, $tf failed"

@@ -1,0 +1,67 @@
+/* timeout: 30 */
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest sanity check: the kernel under test brought up every vCPU that
+ * QEMU was given (tpf.cpus= on the command line) and can run a thread on
+ * each of them.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int want_cpus(void)
+{
+	char buf[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "tpf.cpus=");
+	return p ? atoi(p + strlen("tpf.cpus=")) : -1;
+}
+
+static void *pin(void *arg)
+{
+	long cpu = (long)arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) || sched_getcpu() != cpu)
+		return (void *)1;
+	return NULL;
+}
+
+int main(void)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int want = want_cpus();
+	int ok = 1;
+	long i;
+
+	printf("TAP version 13\n1..2\n");
+	if (want > 0 && online == want) {
+		printf("ok 1 %ld CPUs online, %d requested\n", online, want);
+	} else {
+		printf("not ok 1 %ld CPUs online, %d requested\n", online, want);
+		ok = 0;
+	}
+	for (i = 0; i < online; i++) {
+		pthread_t t;
+		void *ret;
+
+		if (pthread_create(&t, NULL, pin, (void *)i) ||
+		    pthread_join(t, &ret) || ret)
+			ok = 0;
+	}
+	printf("%sok 2 a thread ran on each online CPU\n", ok ? "" : "not ");
+	return ok ? 0 : 1;
+}
