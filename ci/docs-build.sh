@@ -50,7 +50,7 @@ nav="$out/src/nav.html"
 {
 	printf '<nav class="tpf"><a href="index.html">tp-futex guide</a>'
 	# the guide's reading order first, then any other page, alphabetically
-	order=" architecture adding-tests reliability reading-benchmarks benchmarks series-design submission troubleshooting "
+	order=" architecture ci-local adding-tests reliability reading-benchmarks benchmarks series-design submission troubleshooting "
 	for pg in $order; do
 		[ -f "$root/docs/$pg.md" ] && printf '<a href="%s.html">%s</a>' "$pg" "$pg"
 	done
@@ -63,9 +63,9 @@ nav="$out/src/nav.html"
 	printf '</nav>\n'
 } >"$nav"
 
-# benchmarks.md and series-design.md belong to other owners; until they exist,
+# benchmarks.md, series-design.md, ci-local.md and reliability.md belong to other owners; until they exist,
 # links to them render as text instead of failing the build.
-export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra DOCS_OPTIONAL_PAGES="benchmarks series-design"
+export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra DOCS_OPTIONAL_PAGES="benchmarks series-design ci-local reliability"
 common=(--standalone --fail-if-warnings --css style.css --include-before-body "$nav"
 	--lua-filter "$root/ci/docs-links.lua" -t html5)
 
