@@ -57,13 +57,15 @@ report:
 	@ci/report.sh $(RESULTS)
 
 # make run: boot the patched kernel and run one host file in the guest.
+# CPUS MEM KCONFIG ACCEL TIMEOUT apply; PERF_GUEST=file puts it at /usr/bin/perf.
 # ci/vm exits with the guest program's status (make itself can only say 2).
 run: deps-ensure
 	@test -n "$(CMD)" || { echo "make run: no CMD given: use make run ARCH=x86_64 CMD=path/to/file [ARGS='...']" >&2; exit 1; }
 	@test -f "$(firstword $(CMD))" || { echo "make run: CMD '$(firstword $(CMD))' does not exist on the host: give a static binary or a shell script" >&2; exit 1; }
 	@test $(words $(ARCHES)) = 1 || { echo "make run: give one ARCH: ARCH=x86_64 or ARCH=arm64" >&2; exit 1; }
 	@ci/kernel.sh $(ARCHES) $(KCONFIG) >/dev/null && ci/guest.sh $(ARCHES) $(KCONFIG) >/dev/null
-	@ci/vm --arch $(ARCHES) --cmd $(CMD) $(ARGS)
+	@ci/vm --arch $(ARCHES) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+		$(if $(PERF_GUEST),--file /usr/bin/perf=$(PERF_GUEST)) --cmd $(CMD) $(ARGS)
 
 all: deps
 	@$(MAKE) test

@@ -15,7 +15,7 @@ arch_env "$arch"
 frags=("$TPF_ROOT/kernel/config/common.config" "$TPF_ROOT/kernel/config/$arch.config")
 if [ -n "$variant" ]; then
 	[ -f "$TPF_ROOT/kernel/config/$variant.config" ] ||
-		die "unknown KCONFIG '$variant': no kernel/config/$variant.config (have: $(cd "$TPF_ROOT/kernel/config" && ls -- *.config | sed 's/\.config$//' | tr '\n' ' '))"
+		die "unknown KCONFIG '$variant': no kernel/config/$variant.config (see kernel/config/)"
 	frags+=("$TPF_ROOT/kernel/config/$variant.config")
 fi
 for f in "${frags[@]}"; do

@@ -33,6 +33,7 @@ fi
 list=$out/tests.list
 : >"$list"
 # Every "./prog args" line of the selftests' run.sh is one guest test.
+# shellcheck disable=SC2016 # $COLOR is matched literally
 sed -n 's/^\.\/\([^ ]*\)\(.*\)$/\1\2/p' "$sdir/run.sh" | sed 's/ *\$COLOR//; s/ *$//' |
 	while read -r prog args; do
 		[ -x "$out/bin/selftests/$prog" ] || die "run.sh runs $prog but the selftests Makefile did not build it"

@@ -17,7 +17,7 @@ case "$arch" in
 x86_64) busybox=$(command -v busybox || true) ;;
 arm64) busybox=$TPF_BUILD/deps/arm64/bin/busybox ;;
 esac
-[ -n "$busybox" ] && [ -x "$busybox" ] || die "no static busybox for $arch: run 'make deps'"
+{ [ -n "$busybox" ] && [ -x "$busybox" ]; } || die "no static busybox for $arch: run 'make deps'"
 file -L "$busybox" | grep -q 'statically linked' || die "$busybox is not static: run 'make deps'"
 
 list=$out.list

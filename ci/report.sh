@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154,SC2016 # summary.env sets arch, passed, ...; `x` is Markdown
 # Print the per-arch results tables and one closing "N passed, N failed"
 # line, from the results dirs ci/verdict.sh wrote.  --markdown writes the
 # same as GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY).
@@ -6,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ci/report.sh [--markdown] RESULTDIR..."
+	echo "usage: ci/report.sh [--markdown] (RESULTDIR | ARCH)..."
 }
 md=0
 case "${1:-}" in
@@ -17,6 +18,7 @@ esac
 
 tp=0 tf=0
 for dir in "$@"; do
+	case "$dir" in x86_64 | arm64) dir=$(resultdir "$dir" "${KCONFIG:-}") ;; esac
 	if [ ! -f "$dir/summary.env" ]; then
 		a=$(basename "$dir")
 		if [ "$md" = 1 ]; then
