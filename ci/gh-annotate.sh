@@ -34,6 +34,8 @@ mapfile -t taps < <(find "$dir" -type f \( -name '*.tap' -o -name '*.log' -o -na
   die "$(rel "$dir")/ holds no .tap, .log or .txt files: run 'make test ARCH=$arch'"
 }
 
+# The same TAP line may be both in a .tap file and in the serial log: report each once.
+declare -A seen
 fails=0 splats=0 oks=0
 for f in "${taps[@]}"; do
   # TAP: "not ok N description [# TODO|SKIP ...]"; TODO failures are expected, not errors.
@@ -41,14 +43,19 @@ for f in "${taps[@]}"; do
     desc=${line#*not ok}
     desc=$(sed -E 's/^[[:space:]]*[0-9]*[[:space:]]*(-[[:space:]]*)?//' <<<"$desc")
     case "$desc" in *'# TODO'*|*'# todo'*) continue ;; esac
+    [[ -z ${seen["t:$desc"]:-} ]] || continue
+    seen["t:$desc"]=1
     fails=$((fails + 1))
     echo "::error title=$arch test failed::$(esc "${desc:-unnamed test} ($(rel "$f"))")"
   done < <(grep -aE '^[[:space:]#]*not ok([[:space:]]|$)' "$f" || true)
   oks=$((oks + $(grep -acE '^[[:space:]#]*ok([[:space:]]|$)' "$f" || true)))
   # Kernel splats in serial/console logs.
   while IFS= read -r line; do
+    line=$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$line")
+    [[ -z ${seen["s:$line"]:-} ]] || continue
+    seen["s:$line"]=1
     splats=$((splats + 1))
-    echo "::error title=$arch kernel splat::$(esc "$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$line") ($(rel "$f"))")"
+    echo "::error title=$arch kernel splat::$(esc "$line ($(rel "$f"))")"
   done < <(grep -aE 'Kernel panic|BUG: |WARNING: CPU:|Oops|general protection fault|Unable to handle kernel|INFO: task .* blocked for more than|rcu: INFO: .* self-detected stall|watchdog: BUG: soft lockup|KASAN: |UBSAN: |kmemleak: [0-9]+ new suspected' "$f" | head -n 20 || true)
 done
 
