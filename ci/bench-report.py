@@ -347,6 +347,8 @@ def arch_section(a, made):
     L = [f"## {arch}", ""]
     L.append(table(["", ""], [
         ["kernel", f"`{meta.get('guest_kernel', '?')}`"],
+        ["kernel source", meta.get("kernel_source", "?")],
+        ["runner", f"{meta.get('runner', '?')} (perf from {meta.get('perf_source', '?')})"],
         ["series key / repo commit", f"`{meta.get('series_key', '?')}` / `{meta.get('repo_head', '?')}`"],
         ["QEMU, accel, vCPUs", f"{meta.get('qemu', '?')}, **{meta.get('accel', '?')}**, "
                                  f"{meta.get('vcpus', '?')} vCPUs"],
@@ -651,6 +653,9 @@ def page(archs, made, have_gp, results):
           "# more vCPUs (only meaningful on a host with at least that many idle cores):",
           "make bench ARCH=x86_64 BENCH=smp8 BENCH_CPUS=8",
           "make bench ARCH=x86_64 BENCH=smp16 BENCH_CPUS=16",
+          "",
+          "# a kernel image built outside the pipeline (benchmark development):",
+          "BENCH_KERNEL=path/to/bzImage PERF=path/to/static/perf ci/bench.sh x86_64 quick",
           "",
           "# on bare metal with a patched kernel, the v3 experiment:",
           "perf bench futex mutex -f ww -t 144 -l 5 -r 10",

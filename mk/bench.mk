@@ -2,10 +2,11 @@
 #
 #   make perf [ARCH=x86_64|arm64]   static perf from the series tree -> build/perf/<arch>/perf
 #                                   (ci/perf-build.sh; needs the perf patch in kernel/patches/)
-#   make bench [ARCH=x86_64|arm64] [BENCH=quick|full] [BENCH_CPUS=2]
+#   make bench [ARCH=x86_64|arm64] [BENCH=quick|full|smp8|smp16] [BENCH_CPUS=2] [PERF=file]
 #                                   perf bench futex mutex over bench/<BENCH>.matrix in the
 #                                   guest via `make run`; results in build/bench/<arch>/,
-#                                   BENCH=full also copies them to results/<arch>/
+#                                   BENCH=full also copies them to results/<arch>/.
+#                                   No ARCH: both arches (like the other targets).
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -17,11 +18,16 @@ TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
 .PHONY: perf bench bench-report
 
-perf:
-	$(TPF_BENCH_ROOT)/ci/bench.sh --build-perf $(or $(ARCH),x86_64)
+TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
+perf:
+	@for a in $(TPF_BENCH_ARCHES); do $(TPF_BENCH_ROOT)/ci/bench.sh --build-perf $$a || exit 1; done
+
+# Each arch is benchmarked even if the other one failed.
 bench:
-	BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $(or $(ARCH),x86_64) $(or $(BENCH),quick)
+	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+		BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $$a $(or $(BENCH),quick) || rc=1; \
+	done; exit $$rc
 
 bench-report:
 	$(TPF_BENCH_ROOT)/ci/bench-report.py --results $(or $(BENCH_RESULTS),$(TPF_BENCH_ROOT)/results) \
