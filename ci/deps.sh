@@ -17,21 +17,31 @@ missing() {
 	[ -f "$TPF_TARBALL" ] || { echo "$TPF_TARBALL"; return 0; }
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || { echo libc6-dev-arm64-cross; return 0; }
 	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || { echo busybox-static:arm64; return 0; }
-	local f p
-	for f in "$TPF_ROOT"/ci/packages*.txt; do
-		while read -r p; do
-			case "$p" in '' | '#'*) continue ;; esac
-			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-				{ echo "$p"; return 0; }
-		done <"$f"
+	local p
+	for p in $(packages); do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			{ echo "$p"; return 0; }
 	done
 	return 0
+}
+
+# The packages of every ci/packages*.txt.  A line "cmd:NAME PKG" asks for PKG
+# only when no NAME command exists (e.g. npm, which a nodesource nodejs
+# already ships and Debian's npm package conflicts with).
+packages() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TPF_ROOT"/ci/packages*.txt | sort -u |
+		while read -r p q; do
+			case "$p" in
+			cmd:*) command -v "${p#cmd:}" >/dev/null 2>&1 || echo "$q" ;;
+			*) echo "$p" ;;
+			esac
+		done | sort -u
 }
 
 install_all() {
 	[ "$(id -u)" = 0 ] || die "installing packages needs root: rerun 'make deps' as root"
 	local pkgs f
-	pkgs=$(cat "$TPF_ROOT"/ci/packages*.txt | sed -e 's/#.*//' -e '/^[[:space:]]*$/d' | sort -u)
+	pkgs=$(packages)
 	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 	info "apt-get update"
 	apt-get update -qq || die "apt-get update failed: check the network and /etc/apt/sources.list"
