@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Turn one arch's test results into GitHub Actions annotations: one ::error:: line per failed
-# TAP test ("not ok") and per kernel splat in the serial logs, found under build/results/ARCH/.
-# Locally it prints the same lines (harmless text).  Exit 0 when the results were read (even
-# with failures: the test step itself fails the job), 1 when there is nothing to read.
+# test, per kernel splat and per run problem (no boot, no end marker, missing tests).
+# Reads what ci/verdict.sh writes to build/results/ARCH/: results.tap ("not ok" lines),
+# splats.txt (ci/splat-check.sh findings) and summary.env (problems=...).  Without results.tap
+# it falls back to scanning every *.tap/*.log there.  Locally it prints the same lines.
+# Exit 0 when the results were read (failures included: the test step fails the job), 1 when
+# there is nothing to read.
 set -euo pipefail
 
 usage() { echo "usage: ci/gh-annotate.sh ARCH [RESULTS_DIR]   (default RESULTS_DIR: build/results/ARCH)"; }
@@ -19,44 +22,54 @@ arch=$1
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${2:-$top/build/results/$arch}
 
-# Annotation text must not contain newlines; %, \r, \n are escaped as the runner expects.
+# Annotation messages must be one line: %, CR and LF are escaped as the runner expects.
 esc() { local s=$1; s=${s//%/%25}; s=${s//$'\r'/%0D}; s=${s//$'\n'/%0A}; printf '%s' "$s"; }
 rel() { printf '%s' "${1#"$top"/}"; }
+declare -A seen
+fails=0 splats=0 nprob=0
+note() { # KIND TITLE MESSAGE [WHERE]: each MESSAGE once, even if several files have it
+  [[ -z ${seen["$1:$3"]:-} ]] || return 0
+  seen["$1:$3"]=1
+  case $1 in t) fails=$((fails + 1)) ;; s) splats=$((splats + 1)) ;; p) nprob=$((nprob + 1)) ;; esac
+  echo "::error title=$arch $2::$(esc "$3${4:+ ($4)}")"
+}
 
 if [[ ! -d $dir ]]; then
   echo "::error title=$arch no test results::$(esc "no $(rel "$dir")/: the test step did not produce results (run 'make test ARCH=$arch')")"
   die "no results directory $(rel "$dir"): run 'make test ARCH=$arch' first"
 fi
 
-mapfile -t taps < <(find "$dir" -type f \( -name '*.tap' -o -name '*.log' -o -name '*.txt' \) | sort)
-(( ${#taps[@]} )) || {
-  echo "::error title=$arch no test results::$(esc "$(rel "$dir")/ holds no .tap/.log/.txt files")"
-  die "$(rel "$dir")/ holds no .tap, .log or .txt files: run 'make test ARCH=$arch'"
+# failed_tests FILE: "not ok N name [# detail]" -> name [# detail]; TODO failures are expected.
+failed_tests() {
+  grep -aE '^not ok([[:space:]]|$)' "$1" | sed -E 's/^not ok[[:space:]]*[0-9]*[[:space:]]*(-[[:space:]]*)?//' |
+    grep -viE '#[[:space:]]*TODO' || true
 }
+splat_re='Kernel panic|BUG: |WARNING: CPU:|Oops|general protection fault|Unable to handle kernel|INFO: task .* blocked for more than|self-detected stall|soft lockup|KASAN: |UBSAN: |kmemleak: [0-9]+ new suspected'
 
-# The same TAP line may be both in a .tap file and in the serial log: report each once.
-declare -A seen
-fails=0 splats=0 oks=0
-for f in "${taps[@]}"; do
-  # TAP: "not ok N description [# TODO|SKIP ...]"; TODO failures are expected, not errors.
-  while IFS= read -r line; do
-    desc=${line#*not ok}
-    desc=$(sed -E 's/^[[:space:]]*[0-9]*[[:space:]]*(-[[:space:]]*)?//' <<<"$desc")
-    case "$desc" in *'# TODO'*|*'# todo'*) continue ;; esac
-    [[ -z ${seen["t:$desc"]:-} ]] || continue
-    seen["t:$desc"]=1
-    fails=$((fails + 1))
-    echo "::error title=$arch test failed::$(esc "${desc:-unnamed test} ($(rel "$f"))")"
-  done < <(grep -aE '^[[:space:]#]*not ok([[:space:]]|$)' "$f" || true)
-  oks=$((oks + $(grep -acE '^[[:space:]#]*ok([[:space:]]|$)' "$f" || true)))
-  # Kernel splats in serial/console logs.
-  while IFS= read -r line; do
-    line=$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$line")
-    [[ -z ${seen["s:$line"]:-} ]] || continue
-    seen["s:$line"]=1
-    splats=$((splats + 1))
-    echo "::error title=$arch kernel splat::$(esc "$line ($(rel "$f"))")"
-  done < <(grep -aE 'Kernel panic|BUG: |WARNING: CPU:|Oops|general protection fault|Unable to handle kernel|INFO: task .* blocked for more than|rcu: INFO: .* self-detected stall|watchdog: BUG: soft lockup|KASAN: |UBSAN: |kmemleak: [0-9]+ new suspected' "$f" | head -n 20 || true)
-done
-
-echo "gh-annotate: $arch: $oks ok, $fails failed, $splats kernel splat line(s) in $(rel "$dir")/" >&2
+if [[ -f $dir/results.tap ]]; then
+  while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$dir")/results.tap"; done < <(failed_tests "$dir/results.tap")
+  if [[ -s $dir/splats.txt ]]; then
+    while IFS= read -r l; do
+      [[ -n $l ]] && note s "kernel splat" "$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$l")" "$(rel "$dir")/serial.log"
+    done < <(head -n 20 "$dir/splats.txt")
+  fi
+  if [[ -f $dir/summary.env ]]; then
+    # shellcheck disable=SC1091  # summary.env is written by ci/verdict.sh
+    p=$( (set +u; problems=""; . "$dir/summary.env" >/dev/null 2>&1; printf '%s' "$problems") || true)
+    IFS=';' read -r -a plist <<<"$p"
+    for x in "${plist[@]}"; do [[ -n $x ]] && note p "run problem" "$x"; done
+  fi
+else
+  mapfile -t files < <(find "$dir" -type f \( -name '*.tap' -o -name '*.log' \) | sort)
+  (( ${#files[@]} )) || {
+    echo "::error title=$arch no test results::$(esc "$(rel "$dir")/ has no results.tap and no .tap/.log files")"
+    die "$(rel "$dir")/ has no results.tap and no .tap/.log files: run 'make test ARCH=$arch'"
+  }
+  for f in "${files[@]}"; do
+    while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$f")"; done < <(failed_tests "$f")
+    while IFS= read -r l; do
+      note s "kernel splat" "$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$l")" "$(rel "$f")"
+    done < <(grep -aE "$splat_re" "$f" | head -n 20 || true)
+  done
+fi
+echo "gh-annotate: $arch: $fails failed test(s), $splats kernel splat line(s), $nprob run problem(s) in $(rel "$dir")/" >&2

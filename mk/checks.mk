@@ -7,9 +7,10 @@
 #   make check-spelling         codespell on the changelogs, the series' docs and docs/
 #   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
 #   make static-checks          check-shell check-workflows checkpatch check-spelling
-#   make cache-key ARCH=a       CI cache key parts (arch, linux-source, compiler); ARCH=all too
-#   make ci-summary ARCH=a      ci/report.sh --markdown ARCH -> $GITHUB_STEP_SUMMARY (or stdout)
-#   make ci-annotate ARCH=a     ::error:: annotations for failed tests / kernel splats
+#   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
+#   make ci-summary [ARCH=a]    ci/report.sh --markdown ARCH -> $GITHUB_STEP_SUMMARY (or stdout)
+#   make ci-annotate [ARCH=a]   ::error:: annotations for failed tests / kernel splats
+#                               (ci-summary / ci-annotate without ARCH: both arches)
 #
 # Packages: ci/packages-submit.txt (installed by make deps).  Runs from the repository root.
 
@@ -39,13 +40,15 @@ check-series:
 
 static-checks: check-shell check-workflows checkpatch check-spelling
 
+tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
+
 cache-key:
-	@$(TPF_CHECKS_ROOT)/ci/gh-cache-key.sh $(ARCH)
+	@$(TPF_CHECKS_ROOT)/ci/gh-cache-key.sh $(or $(ARCH),all)
 
 ci-summary:
-	$(TPF_CHECKS_ROOT)/ci/gh-summary.sh $(ARCH)
+	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/gh-summary.sh $$a || rc=1; done; exit $$rc
 
 ci-annotate:
-	$(TPF_CHECKS_ROOT)/ci/gh-annotate.sh $(ARCH)
+	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/gh-annotate.sh $$a || rc=1; done; exit $$rc
 
 .DEFAULT_GOAL := $(tpf_checks_saved_goal)
