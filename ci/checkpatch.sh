@@ -4,6 +4,10 @@
 # only warning allowed is FILE_PATH_CHANGES when every file the patch adds lies in a path that
 # a MAINTAINERS section (not THE REST) already covers and it moves or deletes nothing.
 # CHECKs are reported; CHECKPATCH_FAIL_ON_CHECK=1 makes them fail too.  Logs: build/series/check/.
+# The series in the repository carries no Signed-off-by (make submission adds it), so each patch
+# is checked as the kit mails it: the commit from build/series/linux (which ci/series-tree.sh has
+# verified to export back to the same file) exported with git format-patch --signoff, signed off
+# by its own author.
 set -euo pipefail
 
 usage() { echo "usage: ci/checkpatch.sh   (env: CHECKPATCH_FAIL_ON_CHECK=1)"; }
@@ -32,13 +36,20 @@ covered() {
     grep -E '^[A-Z0-9]' | grep -vE '^(THE REST|[A-Z]:)' | grep -q .
 }
 
+mapfile -t commits < <(git -C "$tree" rev-list --reverse tpf-base..tpf-series)
+(( ${#commits[@]} == ${#patches[@]} )) || die "${#patches[@]} patches but ${#commits[@]} commits in $tree: rerun ci/series-tree.sh"
+
 bad=0
 printf '%-62s %6s %8s %6s  %s\n' "patch" "errors" "warnings" "checks" "verdict"
-for p in "${patches[@]}"; do
+for i in "${!patches[@]}"; do
+  p=${patches[$i]} c=${commits[$i]}
   name=$(basename "$p")
   log=$logs/${name%.patch}.log
+  mailed=$logs/${name%.patch}.mailed.patch
+  GIT_COMMITTER_NAME=$(git -C "$tree" log -1 --format=%an "$c") GIT_COMMITTER_EMAIL=$(git -C "$tree" log -1 --format=%ae "$c") \
+    git -C "$tree" format-patch -q -1 --signoff --stdout "$c" >"$mailed"
   # System python3 first: spdxcheck.py needs python3-ply / python3-git from Debian.
-  (cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types --color=never "$p") >"$log" 2>&1 || true
+  (cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types --color=never "$mailed") >"$log" 2>&1 || true
   grep -qE '^total: [0-9]+ errors' "$log" || die "checkpatch.pl did not finish on $name: see $log"
   e=$(grep -cE '^ERROR:' "$log" || true)
   w=$(grep -cE '^WARNING:' "$log" || true)
