@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -219,6 +220,28 @@ static __thread pid_t my_tid;
 static __thread struct tplock *volatile cur_wait;	/* TP lock this thread waits for */
 static __thread volatile int exit_requested;
 static __thread int *exited_flag;
+
+/*
+ * fail_futex runs with task-filter=Y: only threads that set make-it-fail see injected
+ * errors.  glibc aborts on unexpected futex errors (pthread_join, internal locks) and the
+ * kernel's CLONE_CHILD_CLEARTID wake at thread exit must not be dropped, so only the
+ * worker/confuser loops enable it, and they turn it off before exiting.
+ */
+static void make_it_fail(int on)
+{
+	char path[64];
+	int fd;
+
+	if (!fail_pct)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/make-it-fail", (int)my_tid);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, on ? "1" : "0", 1) != 1)
+			stat_add(S_INJ_OTHER, 0);
+		close(fd);
+	}
+}
 
 static void robust_register(void)
 {
@@ -524,6 +547,7 @@ static void sigusr2(int sig)
 	(void)sig;
 	if (l && (__atomic_load_n(&l->word, __ATOMIC_ACQUIRE) & FUTEX_TID_MASK) != (uint32_t)my_tid) {
 		stat_add(S_EXIT_WAITING, 1);
+		make_it_fail(0);
 		__atomic_store_n(exited_flag, 1, __ATOMIC_RELEASE);
 		syscall(SYS_exit, 0);
 	}
@@ -540,6 +564,7 @@ static void *worker(void *arg)
 	exited_flag = &s->exited;
 	robust_register();
 	rng_init(&r, (uint64_t)s->proc + 1, (uint64_t)s->idx + 1, (uint64_t)s->gen + 1);
+	make_it_fail(1);
 
 	while (!shm->stop && !exit_requested) {
 		unsigned what = rn(&r, 100);
@@ -579,6 +604,7 @@ static void *worker(void *arg)
 			/* owner thread exits holding a robust lock */
 			l->holder_dead = 1;
 			stat_add(S_EXIT_HOLDING, 1);
+			make_it_fail(0);
 			__atomic_store_n(&s->exited, 1, __ATOMIC_RELEASE);
 			syscall(SYS_exit, 0);
 		}
@@ -587,6 +613,7 @@ static void *worker(void *arg)
 		if (rn(&r, 8) == 0)
 			sched_yield();
 	}
+	make_it_fail(0);
 	s->done = 1;
 	return NULL;
 }
@@ -671,6 +698,7 @@ static void *confuser(void *arg)
 	(void)arg;
 	my_tid = gettid_();
 	rng_init(&r, 2718, (uint64_t)my_tid, 0);
+	make_it_fail(1);
 	while (!shm->stop) {
 		int tp = rn(&r, 2);
 		struct timespec ts = abs_in_us(CLOCK_MONOTONIC, rn(&r, 2000));
@@ -707,6 +735,7 @@ static void *confuser(void *arg)
 							    __ATOMIC_RELAXED);
 		}
 	}
+	make_it_fail(0);
 	return NULL;
 }
 
@@ -999,7 +1028,11 @@ static int fail_futex_setup(int pct)
 		return -1;
 	}
 	write_file(DEBUGFS "/fail_futex/ignore-private", "N");
-	printf("# fail_futex: probability %d%%, interval 1, times -1\n", pct);
+	if (write_file(DEBUGFS "/fail_futex/task-filter", "Y")) {
+		printf("# fail_futex: cannot set task-filter: %s\n", strerror(errno));
+		return -1;
+	}
+	printf("# fail_futex: probability %d%%, interval 1, times -1, task-filter (worker threads only)\n", pct);
 	return 0;
 }
 
