@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One tp-stress run in the guest.  Env (set by mk/stress.mk):
 #   ARCH (x86_64|arm64)  DURATION (s)  KCONFIG (""|debug|fail)  CPUS  SEED  STRESS_ARGS
-# Builds build/stress/tp-stress-$ARCH with the arguments baked in (make run cannot pass
-# arguments), boots the kernel via `make run`, keeps the log in build/stress/ and appends
-# one line to build/stress/results.tsv.  Exit status: that of `make run`.
+# Builds build/stress/tp-stress-$ARCH (arguments also baked in with -DTPS_ARGS so the
+# binary runs the same without them), builds the kernel + initramfs and boots it like
+# `make run`, keeps the log in build/stress/ and appends one line to
+# build/stress/results.tsv.  Exit status: ci/vm's (0 pass, 1 fail, 255 splat/timeout).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${ARCH:-x86_64}
@@ -28,18 +29,26 @@ need_cmd "$GCC"
 "$GCC" -static -pthread -O2 -Wall -Wextra -Werror -DTPS_ARGS="\"$args\"" \
 	-o "$bin" "$TPF_ROOT/tests/stress/tp-stress.c"
 
-mem=512
-[ "$kcfg" = debug ] && mem=1024
+mem=${MEM:-1024}
+[ "$kcfg" = debug ] && [ "$mem" -lt 1024 ] && mem=1024
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 log=$out/stress-$arch-${kcfg:-default}-$stamp.log
 info "tp-stress $args on $arch (KCONFIG=${kcfg:-none}, CPUS=$cpus) -> $log"
+# What `make run` does, but keeping ci/vm's exit status (make can only say 2):
+# 0 pass, 1 fail, 4 skip, 255 panic/timeout/kernel splat.
+read -ra argv <<<"$args"
 set +e
-make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$bin" KCONFIG="$kcfg" CPUS="$cpus" \
-	TIMEOUT=$((dur + 300)) MEM=$mem 2>&1 | tee "$log"
+{
+	flock /tmp/tpf-build.lock nice "$TPF_ROOT/ci/kernel.sh" "$arch" "$kcfg" >/dev/null &&
+		"$TPF_ROOT/ci/guest.sh" "$arch" "$kcfg" >/dev/null &&
+		KCONFIG=$kcfg "$TPF_ROOT/ci/vm" --arch "$arch" --cpus "$cpus" --mem "$mem" \
+			--timeout $((dur + 300)) --cmd "$bin" "${argv[@]}"
+} 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-counts=$(grep -A6 '^# counts' "$log" | grep -o '[a-z_A-Z()0-9]*=[0-9]*' | tr '\n' ' ' || true)
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$arch" "${kcfg:-default}" "$cpus" "$args" "rc=$rc" "$counts" \
+counts=$(grep -A8 '^# counts' "$log" | grep -o '[a-z_A-Z()0-9]*=[0-9]*' | tr '\n' ' ' || true)
+verdict=$(grep -E '^(not )?ok [0-9]' "$log" | sed 's/ (.*//' | tr '\n' ';' || true)
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$arch" "${kcfg:-default}" "$cpus" "$args" "rc=$rc" "$verdict" "$counts" \
 	>>"$out/results.tsv"
 info "tp-stress on $arch finished: rc=$rc (log $log)"
 exit "$rc"
