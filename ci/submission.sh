@@ -71,6 +71,16 @@ mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-
 cover=$(find "$tmp/kernel" -name '*0000-cover-letter.patch')
 [[ -n $cover && ${#kpatches[@]} == "$count" ]] || die "git format-patch wrote ${#kpatches[@]} patches for $count commits: check $tree"
 
+# Upstream needs the author's own Signed-off-by; the kit only adds the submitter's.
+unsigned=$(git -C "$tree" log --reverse --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x1f)' tpf-base..tpf-series |
+  awk -F'\t' -v me="$so_name <$so_email>" '{ n++; if ($1 != me && index($2, $1) == 0) { bad[$1] = bad[$1] " " n } }
+    END { for (a in bad) printf "patch%s by %s; ", bad[a], a }')
+authornote=""
+if [[ -n $unsigned ]]; then
+  authornote="NOTE: no Signed-off-by from the author of ${unsigned%; } -- get the author's sign-off (or make the submitter the author) before sending."
+  echo "submission: $authornote" >&2
+fi
+
 # --- recipients ------------------------------------------------------------------------------
 # gm FILE OPTS...: one address per line from get_maintainer.pl, run in the tree.
 gm() {
@@ -194,6 +204,7 @@ fi
   echo "# Recipients are the To:/Cc: headers of each file (scripts/get_maintainer.pl$( ((uapi)) && echo ", + linux-api@vger.kernel.org for the UAPI change")),"
   echo "# Signed-off-by and sender: $so_name <$so_email>.  Run from the repository root, each command"
   echo "# with --dry-run first (needs Debian's git-email and your sendemail.* SMTP settings)."
+  [[ -z $authornote ]] || echo "# $authornote"
   echo
   echo "# 1. The kernel series (cover letter first; format-patch already threaded it)."
   echo "git send-email --from=$(shq "$so_name <$so_email>") --no-thread --confirm=always --suppress-cc=self $out/kernel/*.patch"
