@@ -6,7 +6,7 @@
 #   make checkpatch             scripts/checkpatch.pl --strict on every kernel/patches/*.patch
 #   make check-spelling         codespell on the changelogs, the series' docs and docs/
 #   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
-#   make static-checks          check-shell check-workflows checkpatch check-spelling
+#   make static-checks          check-shell check-workflows check-spelling checkpatch
 #   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
 #   make ci-summary [ARCH=a]    ci/report.sh --markdown ARCH -> $GITHUB_STEP_SUMMARY (or stdout)
 #   make ci-annotate [ARCH=a]   ::error:: annotations for failed tests / kernel splats
@@ -38,7 +38,7 @@ check-spelling:
 check-series:
 	$(TPF_CHECKS_ROOT)/ci/check-series.sh
 
-static-checks: check-shell check-workflows checkpatch check-spelling
+static-checks: check-shell check-workflows check-spelling checkpatch
 
 tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
 
