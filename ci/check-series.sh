@@ -32,7 +32,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 mkdir -p "$sdir"
 exec 9>"$sdir/.tree.lock"
-flock 9
+flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 export TPF_SERIES_LOCKED=1
 
 fail=()

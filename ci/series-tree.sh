@@ -43,7 +43,7 @@ mkdir -p "$sdir"
 # set TPF_SERIES_LOCKED=1 so it is not taken twice.
 if [[ ${TPF_SERIES_LOCKED:-} != 1 ]]; then
   exec 9>"$sdir/.tree.lock"
-  flock 9
+  flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 fi
 
 export GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="linux-source@localhost"

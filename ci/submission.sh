@@ -46,7 +46,7 @@ out=outgoing/v$ver
 sdir=${TPF_SERIES_DIR:-$top/build/series}
 mkdir -p "$sdir" outgoing
 exec 9>"$sdir/.tree.lock"
-flock 9
+flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 export TPF_SERIES_LOCKED=1
 info=$(ci/series-tree.sh) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
