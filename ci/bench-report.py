@@ -283,7 +283,7 @@ def make_plots(archs, plots):
                 if not r or r["status"] != "ok":
                     continue
                 avg = f(r["thr_avg_median"])
-                rows.append([f"{LABEL[typ]}/{t}thr",
+                rows.append([f"{LABEL[typ][:5]} {t}t",
                              ratio(f(r["thr_min_median"]), avg), 1.0,
                              ratio(f(r["thr_max_median"]), avg)])
         fp = os.path.join(data, f"fairness-{arch}.dat")
