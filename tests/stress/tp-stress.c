@@ -13,6 +13,8 @@
  *   -E          harness self-test: emulate FUTEX_LOCK/UNLOCK with LOCK_PI2/UNLOCK_PI.
  *   -R          mark robust-list entries with the PI bit.
  *   -U          no munmap-under-waiter thread.
+ *   -r PRIO     one SCHED_FIFO worker thread (priority PRIO) per process.
+ *   -K          also disables the SIGSTOP/SIGCONT thread.
  *   -C          no TP/PI type-confusion thread (TP and PI ops mixed on one word).
  *   -X          checker self-test: sometimes enter the CS without the lock (must FAIL).
  * Without arguments the options compiled in with -DTPS_ARGS="..." are used (the guest
@@ -96,7 +98,7 @@ struct tplock {
 enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_RT, S_UNLOCK_SYS,
 	S_UNLOCK_WOKE, S_SIGNALS, S_EXIT_WAITING, S_EXIT_HOLDING, S_VICTIMS, S_DEATH_HOLD_R,
 	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
-	S_SLEEP_CS, S_DIED_SEEN, S_UNMAP, S_UNMAP_EFAULT, S_CONF_OPS, S_CONF_ERR, S_CONF_FORCED,
+	S_SLEEP_CS, S_DIED_SEEN, S_STOPS, S_RT_THREADS, S_UNMAP, S_UNMAP_EFAULT, S_CONF_OPS, S_CONF_ERR, S_CONF_FORCED,
 	S_CONF_ODD, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
 	S_ERR_ROBUST, S_NSTATS };
 static const char *const stat_name[S_NSTATS] = {
@@ -105,7 +107,7 @@ static const char *const stat_name[S_NSTATS] = {
 	"signals", "thread_exit_while_waiting", "thread_exit_holding_robust", "victims",
 	"owner_death_robust", "owner_death_nonrobust", "killed_while_waiting",
 	"nonrobust_recovered_by_kernel", "nonrobust_reset_by_test", "pi_ops", "waitwake_ops",
-	"sleeping_cs", "owner_died_seen", "unmapped_under_waiter", "unmap_efault",
+	"sleeping_cs", "owner_died_seen", "sigstop_cont", "sched_fifo_threads", "unmapped_under_waiter", "unmap_efault",
 	"confusion_ops", "confusion_errors", "confusion_forced_unlock", "confusion_oddities", "injected_lock_err", "injected_unlock_err",
 	"injected_other_err", "ERR_mutual_exclusion", "ERR_ownership",
 	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
@@ -128,7 +130,7 @@ struct shm {
 static struct shm *shm;
 static uint64_t seed;
 static int nprocs = 3, nthreads = 6, duration = 30, wd_secs = 30, kill_ms = 150;
-static int no_kill, quiet, emulate, fail_pct, kmemleak, broken, no_unmap, no_confuse;
+static int no_kill, quiet, emulate, fail_pct, kmemleak, broken, no_unmap, no_confuse, rt_prio;
 
 static void stat_add(int i, uint64_t v) { __atomic_fetch_add(&shm->stats[i], v, __ATOMIC_RELAXED); }
 
@@ -564,6 +566,13 @@ static void *worker(void *arg)
 	exited_flag = &s->exited;
 	robust_register();
 	rng_init(&r, (uint64_t)s->proc + 1, (uint64_t)s->idx + 1, (uint64_t)s->gen + 1);
+	if (rt_prio && s->idx == 0) {
+		/* -r: one SCHED_FIFO worker per process (spinning vs. preempted owners) */
+		struct sched_param sp = { .sched_priority = rt_prio };
+
+		if (!sched_setscheduler(0, SCHED_FIFO, &sp))
+			stat_add(S_RT_THREADS, 1);
+	}
 	make_it_fail(1);
 
 	while (!shm->stop && !exit_requested) {
@@ -871,6 +880,27 @@ static int tid_dead(pid_t tid)
 
 static pid_t workers[16];
 
+/* SIGSTOP a whole worker process (owners and waiters frozen) for a while, then SIGCONT. */
+static void *stopper(void *arg)
+{
+	struct rng r;
+
+	(void)arg;
+	rng_init(&r, 1618, 0, 0);
+	while (!shm->stop) {
+		pid_t p = workers[rn(&r, (unsigned)nprocs)];
+
+		usleep(500000 + rn(&r, 1000000));
+		if (shm->stop)
+			break;
+		kill(p, SIGSTOP);
+		stat_add(S_STOPS, 1);
+		usleep(rn(&r, 150000));
+		kill(p, SIGCONT);
+	}
+	return NULL;
+}
+
 static void *killer(void *arg)
 {
 	struct rng r;
@@ -979,7 +1009,7 @@ static void tap(int ok, const char *desc)
 static void usage(const char *p)
 {
 	fprintf(stderr, "usage: %s [-s SEED] [-d SECONDS] [-p PROCS] [-t THREADS] [-w WATCHDOG_S] "
-		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)] [-U (no munmap-under-waiter)] [-C (no TP/PI type confusion)]\n", p);
+		"[-k KILL_INTERVAL_MS] [-K (no kills)] [-q] [-E (emulate with PI futexes)] [-R (PI bit in robust entries)] [-F FAIL_PERCENT] [-L (kmemleak)] [-U (no munmap-under-waiter)] [-C (no TP/PI type confusion)] [-r FIFO_PRIO]\n", p);
 	exit(2);
 }
 
@@ -1083,7 +1113,7 @@ int main(int argc, char **argv)
 {
 	uint64_t start, last_acq = 0, last_prog, next_report;
 	int opt, i, progress_ok = 1, finished_ok = 1, status, leaks = 0, inj_ok = 1;
-	pthread_t kth;
+	pthread_t kth, sth;
 	char desc[200];
 
 	seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
@@ -1098,7 +1128,7 @@ int main(int argc, char **argv)
 		argv = dargv;
 	}
 #endif
-	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LXUC")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:p:t:w:k:KqERF:LXUCr:")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'd': duration = atoi(optarg); break;
@@ -1114,6 +1144,7 @@ int main(int argc, char **argv)
 		case 'X': broken = 1; break;
 		case 'U': no_unmap = 1; break;
 		case 'C': no_confuse = 1; break;
+		case 'r': rt_prio = atoi(optarg); break;
 		case 'R': robust_pi_bit = 1; break;
 		default: usage(argv[0]);
 		}
@@ -1170,8 +1201,10 @@ int main(int argc, char **argv)
 		}
 	}
 	signal(SIGCHLD, SIG_DFL);
-	if (!no_kill)
+	if (!no_kill) {
 		pthread_create(&kth, NULL, killer, NULL);
+		pthread_create(&sth, NULL, stopper, NULL);
+	}
 
 	start = last_prog = now_ns();
 	next_report = start + 10000000000ULL;
@@ -1197,8 +1230,12 @@ int main(int argc, char **argv)
 		}
 	}
 	shm->stop = 1;
-	if (!no_kill)
+	if (!no_kill) {
 		pthread_join(kth, NULL);
+		pthread_join(sth, NULL);
+		for (i = 0; i < nprocs; i++)
+			kill(workers[i], SIGCONT);
+	}
 
 	/* workers must finish: waiters without timeout need their owners to unlock */
 	start = now_ns();
