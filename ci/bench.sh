@@ -105,7 +105,9 @@ set -e
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # QEMU accelerator: from the run output if the pipeline prints it, else a guess.
-accel=$(grep -oiE 'accel[=: ]+(tcg|kvm|hvf)' "$out/raw.log" | head -1 | grep -oiE 'tcg|kvm|hvf' || true)
+# ci/vm says "booting <arch>: accel=tcg ..."; ci/bench-boot.sh "bench-boot: accel=tcg".
+accel=$(grep -oE '(booting [a-z0-9_]+|bench-boot): accel=(tcg|kvm|hvf)' "$out/raw.log" | tail -1 |
+	grep -oE '(tcg|kvm|hvf)$' || true)
 if [ -z "$accel" ]; then
 	if grep -qiE -- '-enable-kvm|accel kvm' "$out/raw.log"; then accel=kvm; else accel=tcg; fi
 	accel="$accel (guessed)"
