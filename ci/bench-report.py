@@ -120,6 +120,15 @@ def vcpus(a):
         return 2
 
 
+def runner_short(meta):
+    r = meta.get("runner", "?")
+    if r.startswith("make run"):
+        return "make run"
+    if r.startswith("bench-boot"):
+        return "bench-boot (kernel built outside the pipeline)"
+    return r
+
+
 def tp_supported(a):
     return any(ops(c, "tp") is not None for c in a["cases"].values())
 
@@ -589,6 +598,10 @@ def page(archs, made, have_gp, results):
     L += ["## Goals per arch", "",
           "| goal | target | " + " | ".join(a["arch"] for a in archs) + " |",
           "|---|---|" + "---|" * len(archs)]
+    L.append("| measured with | | " + " | ".join(
+        f"{runner_short(a['meta'])}, series `{a['meta'].get('series_key', '?')}`, "
+        f"{a['meta'].get('accel', '?')}, {a['meta'].get('vcpus', '?')} vCPUs, "
+        f"BENCH={a['meta'].get('mode', '?')}" for a in archs) + " |")
     per = [goals(a) for a in archs]
     for i in range(len(per[0]) if per else 0):
         L.append(f"| {per[0][i][0]} | {per[0][i][2]} | " +
