@@ -6,6 +6,9 @@
 # olddefconfig, -j2 under flock /tmp/tpf-build.lock).  Prints a patch x arch table (ok/FAIL).
 # Logs: build/series/check/.  Exit 1 if anything failed.
 set -euo pipefail
+# The whole script is one { ... } block: bash reads it completely before running it, so editing
+# this file during a long run cannot derail that run.
+{
 
 usage() { echo "usage: ci/check-series.sh   (env: CHECK_SERIES_ARCHES=\"x86_64 arm64\", JOBS=2)"; }
 die() { echo "check-series: $*" >&2; exit 1; }
@@ -95,3 +98,5 @@ if (( ${#fail[@]} )); then
   die "failed: ${fail[*]} (build logs: ${out#"$top"/}/build/NNNN-ARCH.log)"
 fi
 echo "check-series: ${#commits[@]} patches: checkpatch clean, codespell clean, every patch builds for $arches"
+exit 0
+}
