@@ -125,7 +125,7 @@ def runner_short(meta):
     if r.startswith("make run"):
         return "make run"
     if r.startswith("bench-boot"):
-        return "bench-boot (kernel built outside the pipeline)"
+        return "ci/bench-boot.sh (see the arch section)"
     return r
 
 
