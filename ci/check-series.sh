@@ -95,7 +95,7 @@ done
 (( ${#commits[@]} )) || echo "(no patches)"
 
 if (( ${#fail[@]} )); then
-  die "failed: ${fail[*]} (build logs: ${out#"$top"/}/build/NNNN-ARCH.log)"
+  die "failed: ${fail[*]} (see above; logs in ${out#"$top"/}/: checkpatch/, spelling/, build/NNNN-ARCH.log)"
 fi
 echo "check-series: ${#commits[@]} patches: checkpatch clean, codespell clean, every patch builds for $arches"
 exit 0
