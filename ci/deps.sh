@@ -54,6 +54,7 @@ install_all() {
 	local dl
 	dl=$(mktemp -d)
 	chmod 755 "$dl" # apt downloads as _apt
+	chown _apt "$dl" 2>/dev/null || true
 	(cd "$dl" && apt-get download -qq busybox-static:arm64) ||
 		die "apt-get download busybox-static:arm64 failed: check 'dpkg --add-architecture arm64' and apt-get update"
 	rm -rf "$TPF_BUILD/deps/arm64.tmp"
