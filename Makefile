@@ -69,6 +69,7 @@ run: deps-ensure
 
 all: deps
 	@$(MAKE) test
+	@$(MAKE) perf
 	@$(MAKE) bench BENCH=quick
 
 # The series round trip: edit the series as git commits, export it back.

@@ -14,6 +14,11 @@ check_arch "$arch"
 obj=$(objdir "$arch" "$variant")
 [ -x "$obj/usr/gen_init_cpio" ] || die "no $arch kernel for this series: run 'make kernel ARCH=$arch'"
 gdir=$TPF_BUILD/guest/$arch-${variant:-default}
+# Two runs in one checkout (make test beside make bench) share gdir: the
+# second waits instead of deleting the first one's half-built binaries.
+mkdir -p "$TPF_BUILD/guest"
+exec 9>"$gdir.lock"
+flock -n 9 || { info "waiting for $gdir: another run is building it"; flock 9; }
 "$TPF_ROOT/ci/guest-tests.sh" "$arch" "$SRC_TREE" "$obj" "$gdir"
 "$TPF_ROOT/ci/initramfs.sh" "$arch" "$obj" "$gdir" "$gdir/initramfs.cpio"
 echo "$gdir/initramfs.cpio"
