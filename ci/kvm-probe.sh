@@ -27,9 +27,11 @@ log=$TPF_BUILD/logs/kvm-probe-$arch.log
 mkdir -p "$(dirname "$log")"
 m=pc
 [ "$arch" = arm64 ] && m=virt,gic-version=3
-if timeout -s KILL 30 "$QEMU" -M "$m" -accel kvm -cpu host -smp 2 -m 512 -nodefaults \
+# In a subshell whose stderr goes to the log too: QEMU may abort under a broken KVM, and
+# bash's "Aborted" notice belongs in the log, not in the run's output.
+if (timeout -s KILL 30 "$QEMU" -M "$m" -accel kvm -cpu host -smp 2 -m 512 -nodefaults \
 	-display none -no-reboot -serial stdio -monitor none -kernel "$obj/$IMAGE" -initrd "$initrd" \
-	-append "console=$CONSOLE panic=-1 tpf.mode=probe" </dev/null >"$log" 2>&1 &&
+	-append "console=$CONSOLE panic=-1 tpf.mode=probe" </dev/null >"$log" 2>&1) 2>>"$log" &&
 	grep -q '^TPF-END-OF-RUN mode=probe' "$log"; then
 	echo yes >"$cache"
 	info "KVM probe: the $arch guest boots under KVM; using it"
