@@ -27,16 +27,16 @@ log=$TPF_BUILD/logs/kvm-probe-$arch.log
 mkdir -p "$(dirname "$log")"
 m=pc
 [ "$arch" = arm64 ] && m=virt,gic-version=3
-# In a subshell whose stderr goes to the log too: QEMU may abort under a broken KVM, and
-# bash's "Aborted" notice belongs in the log, not in the run's output.
+# In a subshell (the trailing exit keeps bash from exec'ing QEMU in it) whose stderr goes to
+# the log: QEMU may abort under a broken KVM, and bash's "Aborted" notice belongs in the log.
 if (timeout -s KILL 30 "$QEMU" -M "$m" -accel kvm -cpu host -smp 2 -m 512 -nodefaults \
 	-display none -no-reboot -serial stdio -monitor none -kernel "$obj/$IMAGE" -initrd "$initrd" \
-	-append "console=$CONSOLE panic=-1 tpf.mode=probe" </dev/null >"$log" 2>&1) 2>>"$log" &&
+	-append "console=$CONSOLE panic=-1 tpf.mode=probe" </dev/null >"$log" 2>&1; exit $?) 2>>"$log" &&
 	grep -q '^TPF-END-OF-RUN mode=probe' "$log"; then
 	echo yes >"$cache"
 	info "KVM probe: the $arch guest boots under KVM; using it"
 	exit 0
 fi
 echo no >"$cache"
-info "KVM probe: the $arch guest did not boot under KVM within 30 s; using TCG (log: $log)"
+info "KVM probe: the $arch guest did not boot under KVM (QEMU failed, or no end marker within 30 s); using TCG (log: $log)"
 exit 1
