@@ -9,14 +9,12 @@
 # Env: PERF=<static perf for ARCH> (default build/perf/<arch>/perf)
 #      BENCH_CPUS=2 (guest vCPUs)   BENCH_SAVE=1 copy the results to results/<arch>/
 #      (default for BENCH=full)     BENCH_MATRIX=<file> (overrides bench/<mode>.matrix)
-#      BENCH_KERNEL=<image>: boot that kernel with ci/bench-boot.sh instead of `make run`
-#      (benchmark development; the results record it as runner=bench-boot)
 # Output in build/bench/<arch>/: raw.log (console), runs.csv, summary.csv, meta.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 if [ "${1:-}" = "--build-perf" ]; then
@@ -53,60 +51,32 @@ out=$TPF_BUILD/bench/$arch
 mkdir -p "$out"
 rm -f "$out"/runs.csv "$out"/summary.csv "$out"/meta.json
 
-# Prefer the pipeline hook that installs perf in the initramfs; otherwise embed
-# the (stripped) binary in the guest script.  See /work/handoff/bench-needs.md.
+# The (stripped) perf goes into the initramfs as /usr/bin/perf (make run PERF_GUEST=).
 strip=${CROSS}strip
 command -v "$strip" >/dev/null 2>&1 || strip="strip"
 "$strip" -o "$out/perf" "$perf" 2>/dev/null || cp "$perf" "$out/perf"
-run_extra=()
-embed=(--embed "$out/perf")
-perf_source=embedded
-hook=0
-for f in "$TPF_ROOT"/Makefile "$TPF_ROOT"/mk/*.mk "$TPF_ROOT"/ci/*.sh; do
-	case "$f" in */mk/bench.mk | */ci/bench.sh) continue ;; esac
-	if grep -qs 'PERF_GUEST' "$f"; then hook=1; fi
-done
 runner="make run"
-if [ -n "${BENCH_KERNEL:-}" ]; then
-	runner="bench-boot $BENCH_KERNEL"
-	embed=()
-	perf_source=initramfs
-elif [ "$hook" = 1 ]; then
-	run_extra=(PERF_GUEST="$out/perf")
-	embed=()
-	perf_source=initramfs
-fi
-python3 "$TPF_ROOT/ci/bench-tool.py" gen --matrix "$matrix" --mode "$mode" "${embed[@]}" \
-	"$out/guest-bench.sh"
+perf_source=initramfs
+python3 "$TPF_ROOT/ci/bench-tool.py" gen --matrix "$matrix" --mode "$mode" "$out/guest-bench.sh"
 nruns=$(grep -c '^run ' "$out/guest-bench.sh")
 runtime=$(awk '$1 == "runtime" { print $2 }' "$matrix")
 timeout=$((nruns * (runtime + 3) + 300))
 
 series=$(series_key)
 kernel_source="series in kernel/patches/ (make run)"
-if [ -n "${BENCH_KERNEL:-}" ]; then
-	series="n/a"
-	kernel_source=${BENCH_KERNEL_DESC:-$BENCH_KERNEL}
-fi
 head=$(git -C "$TPF_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 info "BENCH=$mode on $arch: $nruns runs of ${runtime}s, -smp $cpus, perf $perf_source, via $runner (log $out/raw.log)"
 set +e
-if [ -n "${BENCH_KERNEL:-}" ]; then
-	CPUS=$cpus MEM=512 TIMEOUT=$timeout "$TPF_ROOT/ci/bench-boot.sh" "$arch" "$BENCH_KERNEL" \
-		"$out/guest-bench.sh" "$out/perf" 2>&1 | tee "$out/raw.log"
-else
-	make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$out/guest-bench.sh" CPUS="$cpus" \
-		TIMEOUT="$timeout" MEM=512 "${run_extra[@]}" 2>&1 | tee "$out/raw.log"
-fi
+make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$out/guest-bench.sh" CPUS="$cpus" \
+	TIMEOUT="$timeout" MEM=512 PERF_GUEST="$out/perf" 2>&1 | tee "$out/raw.log"
 rc=${PIPESTATUS[0]}
 set -e
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# QEMU accelerator: from the run output if the pipeline prints it, else a guess.
-# ci/vm says "booting <arch>: accel=tcg ..."; ci/bench-boot.sh "bench-boot: accel=tcg".
-accel=$(grep -oE '(booting [a-z0-9_]+|bench-boot): accel=(tcg|kvm|hvf)' "$out/raw.log" | tail -1 |
+# QEMU accelerator: from ci/vm's "booting <arch>: accel=tcg ..." line, else a guess.
+accel=$(grep -oE 'booting [a-z0-9_]+: accel=(tcg|kvm|hvf)' "$out/raw.log" | tail -1 |
 	grep -oE '(tcg|kvm|hvf)$' || true)
 if [ -z "$accel" ]; then
 	if grep -qiE -- '-enable-kvm|accel kvm' "$out/raw.log"; then accel=kvm; else accel=tcg; fi

@@ -16,7 +16,7 @@ esac
 arch=$1
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 report=$top/ci/report.sh
-[[ -x $report ]] || die "ci/report.sh is missing or not executable: it belongs to the pipeline (see /work/handoff/ci-needs.md)"
+[[ -x $report ]] || die "ci/report.sh is missing or not executable: restore it from git"
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 # report.sh exits non-zero when tests failed; the table is still wanted then (the test step
