@@ -52,6 +52,7 @@ for dir in "$@"; do
 		done
 		if [ "$md" = 1 ]; then printf '\nserial log: `%s`\n\n' "$log"; else printf '   serial log: %s\n' "$log"; fi
 	fi
+	# Every test by name: failures first with their logs, then the full list.
 	while IFS=$'\t' read -r n st name detail tlog; do
 		[ "$st" = fail ] || continue
 		if [ "$md" = 1 ]; then
@@ -60,8 +61,14 @@ for dir in "$@"; do
 			printf '   FAIL %s: %s (%s) log: %s\n' "$n" "$name" "$detail" "$tlog"
 		fi
 	done <"$dir/results.tsv"
-	if [ "$md" = 0 ] && [ "${VERBOSE:-0}" = 1 ]; then
-		awk -F'\t' '{ printf "   %-4s %-5s %s\n", $1, $2, $3 }' "$dir/results.tsv"
+	if [ "$md" = 1 ]; then
+		printf '\n<details><summary>all %s tests</summary>\n\n| # | result | test | detail |\n|---:|---|---|---|\n' \
+			"$(wc -l <"$dir/results.tsv")"
+		awk -F'\t' '{ gsub(/\|/, "\\|", $4); printf "| %s | %s | `%s` | %s |\n", $1, $2, $3, $4 }' "$dir/results.tsv"
+		printf '\n</details>\n\n'
+	else
+		printf '   %-4s %-6s %-40s %s\n' "#" result test detail
+		awk -F'\t' '{ d = $4; sub(/^time=/, "", d); printf "   %-4s %-6s %-40s %s\n", $1, $2, $3, d }' "$dir/results.tsv"
 	fi
 	tp=$((tp + passed))
 	tf=$((tf + failed))
