@@ -46,8 +46,10 @@ kernel: deps-ensure
 initramfs: kernel
 	@for a in $(ARCHES); do ci/guest.sh $$a $(KCONFIG) >/dev/null || exit 1; done
 
-# Each arch is built, booted and judged even if the other one failed.
+# The splat denylist is checked first (the verdict relies on it); then each arch
+# is built, booted and judged even if the other one failed.
 test: deps-ensure
+	@ci/splat-selftest.sh
 	@rc=0; \
 	for a in $(ARCHES); do ci/test-arch.sh $$a $(KCONFIG) || rc=1; done; \
 	echo; ci/report.sh $(RESULTS) || rc=1; \
