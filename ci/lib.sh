@@ -55,12 +55,23 @@ debian_version() {
 		die "linux-source-6.12 is not installed: run 'make deps'"
 }
 
+# series_patches: the patch files of the kernel tree, in order: kernel/patches/*.patch,
+# then TPF_EXTRA_PATCHES (space-separated files; experiments such as bench/tuning/,
+# never for the real series).
+series_patches() {
+	local p
+	for p in "$TPF_ROOT"/kernel/patches/*.patch ${TPF_EXTRA_PATCHES:-}; do
+		[ -e "$p" ] || continue
+		realpath "$p"
+	done
+}
+
 # series_key: identifies the kernel tree (Debian version + series content).
 series_key() {
 	{
 		debian_version
 		echo
-		cat "$TPF_ROOT"/kernel/patches/*.patch 2>/dev/null || true
+		series_patches | while read -r p; do cat "$p"; done
 	} | sha256sum | cut -c1-12
 }
 
@@ -87,4 +98,6 @@ resultdir() {
 	fi
 }
 
-SRC_TREE=$TPF_BUILD/src/linux
+# Experiments (TPF_EXTRA_PATCHES) get their own tree so they never swap the series' tree
+# under a run that uses it.
+SRC_TREE=$TPF_BUILD/src/linux${TPF_EXTRA_PATCHES:+-experiment}

@@ -55,12 +55,12 @@ mkdir -p "$(dirname "$dest")" "$TPF_BUILD/logs"
 "${GIT[@]}" clone -q --shared "$base" "$tmp"
 log=$TPF_BUILD/logs/git-am.log
 : >"$log"
-for p in "$TPF_ROOT"/kernel/patches/*.patch; do
-	[ -e "$p" ] || continue
+mapfile -t patches < <(series_patches)
+for p in "${patches[@]}"; do
 	if ! (cd "$tmp" && "${GIT[@]}" am -q "$p") >>"$log" 2>&1; then
 		file=$(sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): does not exist in index$/\1/p; s/^error: \(.*\): already exists in index$/\1/p' "$log" | head -n1)
 		rm -rf "$tmp"
-		die "patch $(basename "$p") does not apply${file:+ at $file}: fix it with 'make series-tree' (log: $log)"
+		die "patch $(basename "$p") does not apply${file:+ at $file}: rebase it in 'make series-edit' and export it again (log: $log)"
 	fi
 done
 echo "$debver" >"$tmp/.tpf-debian-version"

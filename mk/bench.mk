@@ -7,6 +7,9 @@
 #                                   guest via `make run`; results in build/bench/<arch>/,
 #                                   BENCH=full also copies them to results/<arch>/.
 #                                   No ARCH: both arches (like the other targets).
+#   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."]
+#                                   one kernel per bench/tuning/*.patch variant (+ base), the
+#                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -16,7 +19,7 @@ tpf_bench_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: perf bench bench-report
+.PHONY: perf bench bench-report bench-tuning
 
 TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
@@ -28,6 +31,11 @@ bench:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
 		BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $$a $(or $(BENCH),quick) || rc=1; \
 	done; exit $$rc
+
+bench-tuning:
+	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+		BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench-tuning.sh $$a $(VARIANTS) || rc=1; \
+	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
 
 bench-report:
 	$(TPF_BENCH_ROOT)/ci/bench-report.py --results $(or $(BENCH_RESULTS),$(TPF_BENCH_ROOT)/results) \
