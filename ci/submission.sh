@@ -61,18 +61,33 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 mkdir -p "$tmp/kernel"
 
+# --- authorship ------------------------------------------------------------------------------
+# Commits by the project's placeholder identity (the series in kernel/patches is written by the
+# project, not by a person who can certify the DCO) go out authored by the submitter, who signs
+# them off.  Commits by anybody else keep their author (see the NOTE below).
+project_author="tp-futex <tp-futex@users.noreply.github.com>"
+git -C "$tree" branch -f tpf-submit tpf-series
+# shellcheck disable=SC2016 # expanded by the shell of git rebase --exec
+GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email PA=$project_author SO="$so_name <$so_email>" \
+  git -C "$tree" rebase -q --exec \
+  '[ "$(git log -1 --format="%an <%ae>")" != "$PA" ] || git commit -q --amend --no-edit --author="$SO"' \
+  tpf-base tpf-submit >"$tmp/rebase.log" 2>&1 ||
+  { cat "$tmp/rebase.log" >&2; die "could not prepare the submitter's branch tpf-submit in $tree"; }
+rm -f "$tmp/rebase.log"
+git -C "$tree" checkout -q -f tpf-series
+
 # --- git format-patch with Signed-off-by -------------------------------------------------
 GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
   git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
   format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow --base=tpf-base \
-  -o "$top/$tmp/kernel" tpf-base..tpf-series ||
+  -o "$top/$tmp/kernel" tpf-base..tpf-submit ||
   die "git format-patch failed in $tree"
 mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-letter.patch' | sort)
 cover=$(find "$tmp/kernel" -name '*0000-cover-letter.patch')
 [[ -n $cover && ${#kpatches[@]} == "$count" ]] || die "git format-patch wrote ${#kpatches[@]} patches for $count commits: check $tree"
 
 # Upstream needs the author's own Signed-off-by; the kit only adds the submitter's.
-unsigned=$(git -C "$tree" log --reverse --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x1f)' tpf-base..tpf-series |
+unsigned=$(git -C "$tree" log --reverse --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x1f)' tpf-base..tpf-submit |
   awk -F'\t' -v me="$so_name <$so_email>" '{ n++; if ($1 != me && index($2, $1) == 0) { bad[$1] = bad[$1] " " n } }
     END { for (a in bad) printf "patch%s by %s; ", bad[a], a }')
 authornote=""
@@ -216,6 +231,21 @@ fi
 } >"$tmp/SEND.txt"
 
 # Paths inside the files refer to the final directory.
+# --- checkpatch on the mails as they will be sent -----------------------------------------------
+# FILE_PATH_CHANGES (new files) is judged by make checkpatch, which checks MAINTAINERS coverage.
+cpbad=0
+for p in "${kpatches[@]}"; do
+  cplog=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types --color=never \
+    --ignore FILE_PATH_CHANGES "$top/$p" 2>&1) || true
+  if grep -qE '^(ERROR|WARNING|CHECK):' <<<"$cplog"; then
+    echo "submission: checkpatch on $(basename "$p"):" >&2
+    grep -E '^(ERROR|WARNING|CHECK):' <<<"$cplog" | sed 's/^/    /' >&2
+    cpbad=$((cpbad + 1))
+  fi
+done
+(( cpbad == 0 )) || die "checkpatch --strict is not clean on $cpbad of the mails: fix the series (make series-edit), or the author/sign-off"
+echo "submission: checkpatch --strict: all ${#kpatches[@]} mails clean"
+
 mv -T "$tmp" "$out" 2>/dev/null || die "could not rename $tmp to $out (did another run create it?)"
 trap - EXIT
 echo "submission: wrote $out/: ${#kpatches[@]} kernel patches + cover letter (v$ver, signed off by $so_name <$so_email>)"
