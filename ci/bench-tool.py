@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """Helpers for `make bench` (see ci/bench.sh and docs/benchmarks.md).
 
-  bench-tool.py gen   --matrix bench/quick.matrix --mode quick [--embed PERF] OUT
+  bench-tool.py gen   --matrix bench/quick.matrix --mode quick OUT
         write the guest script: runs the matrix (types interleaved, reps
-        outermost) with `perf bench futex mutex` and prints its "# result:"
-        lines tagged with the repetition.  With --embed, the (static) perf
-        binary is appended base64-encoded and unpacked in the guest when no
-        perf is installed there.
+        outermost) with the guest's `perf bench futex mutex` (the initramfs
+        has it as /usr/bin/perf, see ci/bench.sh) and prints its "# result:"
+        lines tagged with the repetition.
   bench-tool.py parse --log RAW --out DIR [--meta key=value ...]
         turn the console log into DIR/runs.csv (one row per run),
         DIR/summary.csv (medians with min/max per type and case) and
@@ -16,7 +15,6 @@
         print a short human-readable summary of DIR/summary.csv.
 """
 import argparse
-import base64
 import csv
 import json
 import os
@@ -86,17 +84,8 @@ PERF=
 for p in ${{TPF_PERF:-}} /usr/bin/perf /bin/perf /usr/local/bin/perf /perf; do
 	if [ -x "$p" ] && has_mutex_bench "$p"; then PERF=$p; break; fi
 done
-if [ -z "$PERF" ] && [ -r "$0" ] && grep -q '^__TPF_PERF_BASE64__$' "$0" 2>/dev/null; then
-	mkdir -p /tmp 2>/dev/null
-	PERF=/tmp/perf.$$
-	sed '1,/^__TPF_PERF_BASE64__$/d' "$0" | base64 -d > "$PERF" && chmod 755 "$PERF" || PERF=
-	if [ -n "$PERF" ] && ! has_mutex_bench "$PERF"; then
-		echo "# bench: error=no-mutex-bench (the embedded perf has no 'perf bench futex mutex': build perf from the series tree)"
-		exit 2
-	fi
-fi
 if [ -z "$PERF" ]; then
-	echo "# bench: error=no-perf (no perf with 'perf bench futex mutex' in the guest and none embedded in $0)"
+	echo "# bench: error=no-perf (no perf with 'perf bench futex mutex' in the guest: build it from the series tree with make perf)"
 	exit 2
 fi
 echo "# bench: begin mode={mode} runs={nruns} runtime={runtime} reps={reps}"
@@ -138,10 +127,6 @@ def cmd_gen(a):
     body += "\n".join(runs) + "\n" + GUEST_TAIL
     with open(a.out, "wb") as f:
         f.write(body.encode())
-        if a.embed:
-            f.write(b"__TPF_PERF_BASE64__\n")
-            with open(a.embed, "rb") as p:
-                f.write(base64.encodebytes(p.read()))
     os.chmod(a.out, 0o755)
     est = len(runs) * m["runtime"]
     print(f"bench-tool: {a.out}: {len(runs)} runs, ~{est // 60}m{est % 60:02d}s of measurement",
@@ -322,7 +307,6 @@ def main():
     g = sub.add_parser("gen")
     g.add_argument("--matrix", required=True)
     g.add_argument("--mode", required=True)
-    g.add_argument("--embed")
     g.add_argument("out")
     q = sub.add_parser("parse")
     q.add_argument("--log", required=True)
