@@ -124,9 +124,23 @@ def runner_short(meta):
     r = meta.get("runner", "?")
     if r.startswith("make run"):
         return "make run"
-    if r.startswith("bench-boot"):
-        return "ci/bench-boot.sh (see the arch section)"
     return r
+
+
+def host_busy(meta):
+    """The host had more runnable threads than CPUs beside the guest's own vCPUs.
+
+    The 1-minute load average at the end of a run includes the guest's vCPU threads
+    (up to its vCPU count on an otherwise idle host); above host CPUs + 1 something
+    else competed for the host.
+    """
+    try:
+        nproc = int(meta.get("host_nproc"))
+        loads = [float(meta.get(k, "0").split()[0])
+                 for k in ("host_loadavg_start", "host_loadavg_end")]
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(loads) > nproc + 1
 
 
 def tp_supported(a):
@@ -371,6 +385,13 @@ def arch_section(a, made):
         ["date", meta.get("started", "?")],
     ]))
     L.append("")
+    if host_busy(meta):
+        L.append(f"**The host was busy during this run** (load average above its "
+                 f"{meta.get('host_nproc')} CPUs + 1): spinning vCPUs competed with the lock "
+                 "owner's vCPU for host time, which penalises TP and the spinlock most.  "
+                 "Rerun on an idle host before reading the ratios "
+                 "([host load](bench-tuning.md#host-load)).")
+        L.append("")
     if not tp_supported(a):
         L.append("**TP futexes were not supported by the measured kernel** (the perf probe "
                  "got no EPERM from FUTEX_UNLOCK): the TP columns are empty and every TP "
@@ -590,9 +611,13 @@ def page(archs, made, have_gp, results):
           "threads measures what happens when a lock owner can be preempted.  The v3 "
           "results below were taken with 144 threads on 72 cores; nothing here can confirm "
           "or refute scaling claims.",
-          "- **Shared host.**  Other builds may run at the same time; the host load average "
-          "at start and end of each run is recorded.  Compare a difference with the ± spread "
-          "before believing it.",
+          "- **Host load.**  Each vCPU is a host thread, and the host has "
+          f"{archs[0]['meta'].get('host_nproc', '?')} CPUs.  When "
+          "other jobs run, a vCPU spinning in FUTEX_LOCK takes host time from the lock "
+          "owner's vCPU and TP's ratios collapse (measured in "
+          "[host load](bench-tuning.md#host-load)).  The host load average at the start and "
+          "end of each run is recorded in the arch sections, which warn when the host was "
+          "busy.  Compare a difference with the ± spread before believing it.",
           ""]
 
     L += ["## Goals per arch", "",
@@ -684,10 +709,13 @@ def page(archs, made, have_gp, results):
                   "while a WW waiter goes to sleep at once.  Compare the acquisition kinds: "
                   "mostly top-waiter acquisitions and few steals mean the waiters queued "
                   "rather than stole the lock."]
+    L += ["", "The spin policy and the handoff bound were revisited against these goals, "
+          "with one kernel per variant measured side by side: "
+          "[Tuning experiments](bench-tuning.md)."]
     L += ["",
           "What to take from it: the goals are stated for real hardware.  Under TCG the "
           "kernel's optimistic spinning spins on emulated CPUs whose relative speed depends "
-          "on QEMU's thread scheduling on a 2-core host shared with other jobs, so a missed "
+          "on QEMU's thread scheduling on a 2-core host, so a missed "
           "or met goal here is a hint where to look, not a result.  The syscall counts and "
           "the acquisition kinds are the most trustworthy columns: they are counts, not "
           "timings, and show whether TP keeps unlock in user space (unlock syscalls ≪ 1% "

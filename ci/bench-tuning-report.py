@@ -7,6 +7,7 @@ Per arch, case and variant: TP/WW and TP/adaptive (medians from the same boot),
 TP's per-thread min/avg and how TP acquired in the kernel (stolen/top/handoff).
 """
 import csv
+import json
 import os
 import sys
 
@@ -43,6 +44,14 @@ def main():
                 kinds = "/".join(tp[k] for k in ("stolen_total", "top_total", "handoff_total"))
                 print(f"| {key[0]} thr, load {key[1]} | {v} | {ratio(tp, ww):.2f} | {ratio(tp, ad):.2f} "
                       f"| {float(tp['thr_min_avg_ratio']):.2f} | {float(ww['thr_min_avg_ratio']):.2f} | {kinds} |")
+        print()
+        print("| variant | kernel (series key) | started | host load average start → end |")
+        print("|---|---|---|---|")
+        for v in variants:
+            with open(os.path.join(adir, v, "meta.json")) as f:
+                m = json.load(f)
+            print(f"| {v} | `{m.get('series_key', '?')}` | {m.get('started', '?')} "
+                  f"| {m.get('host_loadavg_start', '?')} → {m.get('host_loadavg_end', '?')} |")
         print()
     return 0
 

@@ -7,9 +7,12 @@
 #                                   guest via `make run`; results in build/bench/<arch>/,
 #                                   BENCH=full also copies them to results/<arch>/.
 #                                   No ARCH: both arches (like the other targets).
-#   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."]
-#                                   one kernel per bench/tuning/*.patch variant (+ base), the
-#                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py
+#   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."] [TUNING_SAVE=1]
+#                                   one kernel per bench/tuning/*.patch variant (+ base, and
+#                                   host-busy = base beside one busy loop per host CPU), the
+#                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py,
+#                                   write-up: docs/bench-tuning.md (TUNING_SAVE=1: results
+#                                   also copied to results/tuning/, which that page quotes)
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -34,7 +37,7 @@ bench:
 
 bench-tuning:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench-tuning.sh $$a $(VARIANTS) || rc=1; \
+		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench-tuning.sh $$a $(VARIANTS) || rc=1; \
 	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
 
 bench-report:
