@@ -583,18 +583,11 @@ def missed_why(a):
         out.append(f"- **TP / spin ceiling** ({g[0][4]}): TP/spin with threads ≤ vCPUs is "
                    f"{txt}.{why}")
     if g[1][3] == "**not met**":
-        bad = []
-        for k, c in sorted(cases.items()):
-            tp = ops(c, "tp")
-            for t in ("ww", "adaptive"):
-                o = ops(c, t)
-                if tp is not None and o and tp < o:
-                    sp = max(spread(c["tp"]) or 0, spread(c.get(t)) or 0)
-                    bad.append((k, t, (o - tp) / o <= sp))
-        within = all(w for _, _, w in bad)
+        bad = tp_losses(a)
+        within = all(w for *_, w in bad)
         out.append(f"- **TP ≥ max(WW, adaptive)**: TP is slower in {len(bad)} of "
                    f"{2 * len(cases)} comparisons ("
-                   + "; ".join(f"{case_name(k)} against {LABEL[t]}" for k, t, _ in bad) + ")"
+                   + "; ".join(f"{case_name(k)} against {LABEL[t]}" for k, t, *_ in bad) + ")"
                    + (", all within the run-to-run spread: the miss is not established."
                       if within else ", see the list above; the tuning that was tried is in "
                       "[Tuning experiments](bench-tuning.md)."))
@@ -614,24 +607,27 @@ def missed_why(a):
     return out
 
 
+def tp_losses(a):
+    """[(case, type, TP ops, type ops, within the spread)] where TP is slower than WW or adaptive."""
+    out = []
+    for k in sorted(a["cases"], key=lambda k: (k[2], k[3], k[0], k[1])):
+        c = a["cases"][k]
+        tp = ops(c, "tp")
+        if tp is None:
+            continue
+        for t in ("ww", "adaptive"):
+            o = ops(c, t)
+            if o and tp < o:
+                sp = max(spread(c["tp"]) or 0, spread(c.get(t)) or 0)
+                out.append((k, t, tp, o, (o - tp) / o <= sp))
+    return out
+
+
 def losses(archs):
     """Where TP loses against WW or adaptive, as bullet points."""
-    out = []
-    for a in archs:
-        for k in sorted(a["cases"], key=lambda k: (k[2], k[3], k[0], k[1])):
-            c = a["cases"][k]
-            tp = ops(c, "tp")
-            if tp is None:
-                continue
-            for t in ("ww", "adaptive"):
-                o = ops(c, t)
-                r = c.get(t)
-                if o and tp < o:
-                    sp = max(spread(c["tp"]) or 0, spread(r) or 0)
-                    noise = " (within the run-to-run spread)" if (o - tp) / o <= sp else ""
-                    out.append(f"- {a['arch']}, {case_name(k)}: TP {fmt_ops(tp)} < "
-                               f"{LABEL[t]} {fmt_ops(o)} (TP/{LABEL[t]} = {tp / o:.2f}){noise}")
-    return out
+    return [f"- {a['arch']}, {case_name(k)}: TP {fmt_ops(tp)} < {LABEL[t]} {fmt_ops(o)} "
+            f"(TP/{LABEL[t]} = {tp / o:.2f})" + (" (within the run-to-run spread)" if w else "")
+            for a in archs for k, t, tp, o, w in tp_losses(a)]
 
 
 def page(archs, made, have_gp, results):
