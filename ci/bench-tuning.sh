@@ -25,8 +25,9 @@ shift
 check_arch "$arch"
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(all_variants)
+known=$(all_variants)
 for v in "${variants[@]}"; do
-	[ "$v" = base ] || [ "$v" = host-busy ] || [ -f "$TPF_ROOT/bench/tuning/$v.patch" ] ||
+	grep -qxF -- "$v" <<<"$known" ||
 		die "unknown tuning variant '$v': no bench/tuning/$v.patch (see --help)"
 done
 hogs=()
