@@ -149,11 +149,18 @@ def tp_supported(a):
 
 # ---------------------------------------------------------------- goals
 
+def tp_spin_points(a):
+    """[(case, TP/spin)] for the spin-ceiling goal: plain cases, threads <= vCPUs, loads 5-50."""
+    nv = vcpus(a)
+    pts = [(k, ratio(ops(c, "tp"), ops(c, "spin"))) for k, c in a["cases"].items()
+           if plain(k) and k[0] <= nv and 5 <= k[1] <= 50]
+    return sorted(((k, r) for k, r in pts if r is not None), key=lambda p: (p[0][1], p[0]))
+
+
 def goals(a):
     """[(goal text, measured text, goal text, verdict, detail)]"""
     out = []
     cases = a["cases"]
-    nv = vcpus(a)
     have_tp = tp_supported(a)
 
     def verdict(ok):
@@ -164,12 +171,7 @@ def goals(a):
         return "met" if ok else "**not met**"
 
     # 1. TP >= 85% of the spin ceiling, threads <= vCPUs, loads 5-50
-    worst = None
-    for k, c in cases.items():
-        if plain(k) and k[0] <= nv and 5 <= k[1] <= 50:
-            r = ratio(ops(c, "tp"), ops(c, "spin"))
-            if r is not None and (worst is None or r < worst[0]):
-                worst = (r, k)
+    worst = min(((r, k) for k, r in tp_spin_points(a)), default=None)
     out.append(("TP / spin ceiling, threads <= vCPUs, loads 5-50 (worst case)",
                 fmt_r(worst[0], 3) if worst else "–", ">= 0.85",
                 verdict(worst[0] >= 0.85 if worst else None),
@@ -568,12 +570,10 @@ def findings(a):
 def missed_why(a):
     """One bullet per missed goal of one arch: the numbers behind the miss and where to read why."""
     out = []
-    cases, nv = a["cases"], vcpus(a)
+    cases = a["cases"]
     g = goals(a)
     if g[0][3] == "**not met**":
-        pts = sorted((k[1], ratio(ops(c, "tp"), ops(c, "spin"))) for k, c in cases.items()
-                     if plain(k) and k[0] <= nv and 5 <= k[1] <= 50)
-        pts = [(l, r) for l, r in pts if r is not None]
+        pts = [(k[1], r) for k, r in tp_spin_points(a)]
         txt = ", ".join(f"{r:.2f} at load {l}" for l, r in pts)
         why = ""
         if len(pts) > 1 and pts[-1][1] > pts[0][1]:
