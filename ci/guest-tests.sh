@@ -45,7 +45,9 @@ sed -n 's/^\.\/\([^ ]*\)\(.*\)$/\1\2/p' "$sdir/run.sh" | sed 's/ *\$COLOR//; s/ 
 for c in "$TPF_ROOT"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
 	name=$(basename "$c" .c)
+	# kselftest.h (TAP helpers) comes from the tree being tested.
 	"$GCC" -static -O2 -Wall -Wextra -Werror -pthread -isystem "$obj/hdr/include" \
+		-I "$src/tools/testing/selftests" \
 		-o "$out/bin/tests/$name" "$c" >>"$log" 2>&1 ||
 		die "tests/guest/$name.c did not build for $arch: see $log"
 	to=$(head -n 5 "$c" | sed -n 's/.*timeout: *\([0-9]*\).*/\1/p' | head -n1)

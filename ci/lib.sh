@@ -46,6 +46,17 @@ arch_env() {
 	esac
 }
 
+# coarse_clocksource SERIAL.log: print the guest's clocksource and succeed if
+# it counts in jiffies (as read by ci/guest/init into the TPF-BOOTED line).
+coarse_clocksource() {
+	local cs
+	cs=$(tr -d '\r' <"$1" | sed -n 's/^TPF-BOOTED .* clocksource=\([^ ]*\).*/\1/p' | tail -n1)
+	case "$cs" in
+	jiffies | refined-jiffies) echo "$cs" ;;
+	*) return 1 ;;
+	esac
+}
+
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 || die "missing tool '$1': run 'make deps'"
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Errno/return-value cross-check: tests/contract/tp-futex-abi.tsv (the single
-# source) against the built futex.2 and 2const pages, and against the errnos the
-# TP selftests in kernel/patches assert (SKIP while the series has none).
+# source; one row per condition) against the ERRORS / RETURN VALUE text of the
+# built futex.2 and 2const pages, and against the errnos the TP selftests in
+# kernel/patches assert for each op.  A missing page, a glob that matches no
+# patch or a series without selftests fails; --no-selftests skips that half.
 set -euo pipefail
 
 usage() { echo "usage: ${0##*/} [--no-selftests | --patches GLOB] [MANDIR]   (defaults: --patches 'kernel/patches/*.patch', build/man)"; }

@@ -59,6 +59,9 @@ if ! splats=$("$TPF_ROOT/ci/splat-check.sh" "$log"); then
 else
 	rm -f "$out/splats.txt"
 fi
+if cs=$(coarse_clocksource "$log"); then
+	problems+=("the guest ran on the coarse clocksource '$cs': times, timeouts and the handoff bound move in jiffies")
+fi
 accel=tcg
 grep -q -- '-accel kvm' "$log.cmd" 2>/dev/null && accel=kvm
 cpus=$(val cpus "$booted")
@@ -73,6 +76,7 @@ cpus=$(val cpus "$booted")
 	echo "cpus=${cpus:-?}"
 	echo "accel=$accel"
 	echo "kernel=$(val kernel "$booted")"
+	echo "clocksource=$(val clocksource "$booted")"
 	echo "debian=$(debian_version)"
 	echo "series=$(series_key)"
 	echo "log=$log"

@@ -331,6 +331,14 @@ static int tp_lock(struct tplock *l, int priv, struct rng *r, int must_time)
 		} else if (emulate && !l->robust && (ret == -EINVAL || ret == -ESRCH)) {
 			/* PI semantics for a dead non-robust owner: not a TP finding */
 			usleep(1000);
+		} else if (!l->robust && ret == -ESRCH &&
+			   l >= shm->death && l < shm->death + NDEATH) {
+			/*
+			 * A non-robust owner was killed before we came: its TID names
+			 * no task, which TP futexes (like PI) report instead of taking
+			 * the word over.  The killer resets the word.
+			 */
+			usleep(1000);
 		} else {
 			err_note(S_ERR_ERRNO, "FUTEX_LOCK%s%s unexpected error %s (word 0x%x, %s lock %p)",
 				 priv ? "_PRIVATE" : "", tsp ? " (timed)" : "",
