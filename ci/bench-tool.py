@@ -31,6 +31,7 @@ RUN_FIELDS = [
     "runtime", "ops", "ops_per_sec", "lock_syscalls", "unlock_syscalls",
     "wakeups", "lock_errors", "unlock_errors", "stolen", "top", "handoff",
     "thr_min", "thr_avg", "thr_max", "thr_rsd",
+    "wait_max_us", "wait_p99_us", "thr_p99_max_us",
 ]
 CASE_KEYS = ["threads", "load", "wait", "shared"]
 SUMMARY_FIELDS = [
@@ -40,6 +41,7 @@ SUMMARY_FIELDS = [
     "syscalls_per_op", "unlock_syscalls_total",
     "thr_min_median", "thr_avg_median", "thr_max_median", "thr_min_avg_ratio",
     "stolen_total", "top_total", "handoff_total", "errors_total",
+    "wait_max_us_max", "wait_max_us_median", "wait_p99_us_median", "thr_p99_max_us_median",
 ]
 
 
@@ -223,6 +225,13 @@ def cmd_parse(a):
             row[out] = None if None in vals else sum(vals)
         row["errors_total"] = sum(num(r.get("lock_errors")) or 0 for r in ok) + \
             sum(num(r.get("unlock_errors")) or 0 for r in ok)
+        # Lock wait times (a perf without them leaves these "na")
+        waits = [num(r.get("wait_max_us")) for r in ok]
+        if waits and None not in waits:
+            row["wait_max_us_max"] = max(waits)
+            row["wait_max_us_median"] = median(waits)
+            row["wait_p99_us_median"] = median([num(r.get("wait_p99_us")) for r in ok])
+            row["thr_p99_max_us_median"] = median([num(r.get("thr_p99_max_us")) for r in ok])
         rows.append(row)
 
     order = {t: i for i, t in enumerate(["ww", "pi", "tp", "glibc", "adaptive", "spin"])}

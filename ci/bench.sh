@@ -103,6 +103,15 @@ save=${BENCH_SAVE:-}
 if [ "$save" = 1 ] && [ "$rc" -eq 0 ] && [ "$prc" -eq 0 ]; then
 	dest=$TPF_ROOT/results/$arch
 	mkdir -p "$dest"
+	# The last full run of another series stays as the baseline the report
+	# compares with (results/<arch>/previous/).
+	old_key=$(sed -n 's/.*"series_key": *"\([^"]*\)".*/\1/p' "$dest/meta.json" 2>/dev/null || true)
+	new_key=$(sed -n 's/.*"series_key": *"\([^"]*\)".*/\1/p' "$out/meta.json")
+	if [ -n "$old_key" ] && [ "$old_key" != "$new_key" ] && [ -f "$dest/summary.csv" ]; then
+		mkdir -p "$dest/previous"
+		cp "$dest/summary.csv" "$dest/meta.json" "$dest/previous/"
+		info "the results of series $old_key are kept in ${dest#"$TPF_ROOT"/}/previous/ as the baseline"
+	fi
 	cp "$out/runs.csv" "$out/summary.csv" "$out/meta.json" "$dest/"
 	grep -aE '# (result|bench):' "$out/raw.log" >"$dest/console.txt" || true
 	info "results saved to ${dest#"$TPF_ROOT"/}/ (regenerate the report: make bench-report)"

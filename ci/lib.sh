@@ -68,9 +68,13 @@ debian_version() {
 
 # series_patches: the patch files of the kernel tree, in order: kernel/patches/*.patch,
 # then TPF_EXTRA_PATCHES (space-separated files; experiments such as bench/tuning/,
-# never for the real series).
+# never for the real series).  TPF_STOCK=1: none, the Debian kernel as it is (the
+# baseline that make bench-exit measures the series against).
 series_patches() {
 	local p
+	if [ "${TPF_STOCK:-0}" = 1 ]; then
+		return 0
+	fi
 	for p in "$TPF_ROOT"/kernel/patches/*.patch ${TPF_EXTRA_PATCHES:-}; do
 		[ -e "$p" ] || continue
 		realpath "$p"
@@ -112,3 +116,6 @@ resultdir() {
 # Experiments (TPF_EXTRA_PATCHES) get their own tree so they never swap the series' tree
 # under a run that uses it.
 SRC_TREE=$TPF_BUILD/src/linux${TPF_EXTRA_PATCHES:+-experiment}
+if [ "${TPF_STOCK:-0}" = 1 ]; then
+	SRC_TREE=$TPF_BUILD/src/linux-stock
+fi

@@ -13,6 +13,10 @@
 #                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py,
 #                                   write-up: docs/bench-tuning.md (TUNING_SAVE=1: results
 #                                   also copied to results/tuning/, which that page quotes)
+#   make bench-exit [ARCH=] [ROUNDS=3] [BENCH_SAVE=1]
+#                                   fork+exit rate with the series against the same kernel
+#                                   without it (TPF_STOCK=1), boots alternating; results in
+#                                   build/bench-exit/<arch>/ (BENCH_SAVE=1: results/<arch>/exit-cost/)
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -22,7 +26,7 @@ tpf_bench_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: perf bench bench-report bench-tuning
+.PHONY: perf bench bench-report bench-tuning bench-exit
 
 TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
@@ -39,6 +43,11 @@ bench-tuning:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
 		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench-tuning.sh $$a $(VARIANTS) || rc=1; \
 	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
+
+bench-exit:
+	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench-exit.sh $$a $(or $(ROUNDS),3) || rc=1; \
+	done; exit $$rc
 
 bench-report:
 	$(TPF_BENCH_ROOT)/ci/bench-report.py --results $(or $(BENCH_RESULTS),$(TPF_BENCH_ROOT)/results) \
