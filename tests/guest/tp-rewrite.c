@@ -13,7 +13,9 @@
  * the word and unlocks it through FUTEX_UNLOCK, and the waiter must then
  * own the lock.
  *
- * Usage: tp-rewrite [seconds]   (default 45)
+ * Usage: tp-rewrite [seconds [writers]]   (default 45 s, one writer per
+ * online CPU but one: more writers leave the waiter fewer moments in which
+ * the word holds still)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +52,25 @@ static pid_t gettid_(void)
 static long futex_(volatile uint32_t *uaddr, int op)
 {
 	return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
+}
+
+static volatile int stop_writing;
+
+/* Rewrite the word until told to stop: the hostile part. */
+static void *writer(void *arg)
+{
+	unsigned long *stores = arg;
+
+	while (!stop_writing) {
+		int i;
+
+		for (i = 0; i < 10000; i++) {
+			word = owner_tid[0];
+			word = owner_tid[1];
+		}
+		*stores += 20000;
+	}
+	return NULL;
 }
 
 static double now(void)
@@ -101,8 +122,10 @@ static void log_switches(const char *when)
 int main(int argc, char **argv)
 {
 	int secs = argc > 1 ? atoi(argv[1]) : 45;
-	pthread_t owners[2], w;
-	unsigned long rounds = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nwriters = argc > 2 ? atoi(argv[2]) : (ncpu > 2 ? ncpu - 1 : 1);
+	pthread_t owners[2], w, writers[64];
+	unsigned long stores[64] = { 0 }, total = 0;
 	double t0, t_unlock;
 	pid_t me = gettid_();
 	long i, ret;
@@ -113,8 +136,8 @@ int main(int argc, char **argv)
 	if (futex_(&word, FUTEX_UNLOCK) != -1 || errno != EPERM)
 		ksft_exit_skip("kernel has no FUTEX_LOCK/FUTEX_UNLOCK (FUTEX_UNLOCK gave %s)\n",
 			       strerror(errno));
-	if (secs <= 0)
-		ksft_exit_fail_msg("usage: tp-rewrite [seconds]: seconds must be > 0\n");
+	if (secs <= 0 || nwriters <= 0 || nwriters > 64)
+		ksft_exit_fail_msg("usage: tp-rewrite [seconds > 0 [writers 1..64]]\n");
 
 	if (pipe(block))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
@@ -133,19 +156,22 @@ int main(int argc, char **argv)
 	while (!__atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE))
 		usleep(1000);
 
-	ksft_print_msg("rewriting the word for %d s: owners %d and %d (asleep), waiter %d\n",
-		       secs, owner_tid[0], owner_tid[1], waiter_tid);
+	ksft_print_msg("%d writer(s) rewrite the word for %d s: owners %d and %d (asleep), waiter %d\n",
+		       nwriters, secs, owner_tid[0], owner_tid[1], waiter_tid);
 	t0 = now();
-	while (now() - t0 < secs) {
-		for (i = 0; i < 10000; i++) {
-			word = owner_tid[0];
-			word = owner_tid[1];
-		}
-		rounds++;
+	for (i = 0; i < nwriters; i++)
+		if (pthread_create(&writers[i], NULL, writer, &stores[i]))
+			ksft_exit_fail_msg("pthread_create failed\n");
+	while (now() - t0 < secs)
+		usleep(100000);
+	stop_writing = 1;
+	for (i = 0; i < nwriters; i++) {
+		pthread_join(writers[i], NULL);
+		total += stores[i];
 	}
 	ksft_test_result(__atomic_load_n(&waiter_ret, __ATOMIC_ACQUIRE) == -1000,
 			 "the waiter stayed in FUTEX_LOCK while the word was rewritten (%lu stores)\n",
-			 rounds * 20000);
+			 total);
 	log_switches("after rewriting");
 
 	/* Stop: take the word (it names us) and unlock it through the kernel. */
