@@ -13,7 +13,7 @@ arch=$1 variant=${2:-}
 check_arch "$arch"
 obj=$(objdir "$arch" "$variant")
 [ -x "$obj/usr/gen_init_cpio" ] || die "no $arch kernel for this series: run 'make kernel ARCH=$arch'"
-gdir=$TPF_BUILD/guest/$arch-${variant:-default}
+gdir=$TPF_BUILD/guest/$(buildname "$arch" "$variant")
 # Two runs in one checkout (make test beside make bench) share gdir: the
 # second waits instead of deleting the first one's half-built binaries.
 mkdir -p "$TPF_BUILD/guest"

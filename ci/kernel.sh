@@ -18,7 +18,7 @@ src=$("$TPF_ROOT/ci/tree.sh")
 obj=$(objdir "$arch" "$variant")
 
 # Keep only the current O= dir for this arch and variant.
-for old in "$TPF_BUILD/obj/$arch-${variant:-default}-"*; do
+for old in "$TPF_BUILD/obj/$(buildname "$arch" "$variant")-"*; do
 	[ -d "$old" ] && [ "$old" != "$obj" ] && rm -rf "$old"
 done
 

@@ -99,9 +99,19 @@ config_key() {
 	done | sha256sum | cut -c1-8
 }
 
+# buildname ARCH [KCONFIG]: ARCH-VARIANT, with "-stock" for the kernel without the
+# series (TPF_STOCK=1), so that its O= dir and initramfs never replace the series' ones.
+buildname() {
+	local stock=
+	if [ "${TPF_STOCK:-0}" = 1 ]; then
+		stock=-stock
+	fi
+	echo "$1$stock-${2:-default}"
+}
+
 # objdir ARCH [KCONFIG]: the O= dir for this series and config variant.
 objdir() {
-	echo "$TPF_BUILD/obj/$1-${2:-default}-$(series_key)"
+	echo "$TPF_BUILD/obj/$(buildname "$1" "${2:-}")-$(series_key)"
 }
 
 # resultdir ARCH [KCONFIG]
