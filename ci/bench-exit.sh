@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench-exit: the cost the series adds to every task exit, measured side by side.
 # Boots the kernel with the series and the same Debian kernel without it (TPF_STOCK=1: same
-# config fragments, its own tree and O= dir) alternately, ROUNDS boots each, and runs
+# config fragments, its own tree and O= dir) alternately, ROUNDS boots each (which one boots
+# first alternates too, so that a drift of the host favours neither), and runs
 # bench/exit-cost (fork + _exit + waitpid rounds per second, 7 samples of 400 ms) in every boot.
 # Output in build/bench-exit/<arch>/: exit.csv (kernel,boot,sample,per_s), summary.json
 # (ratio = median with the series / median without; per-boot ratios give the spread), the
@@ -11,12 +12,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ci/bench-exit.sh ARCH [ROUNDS]   (boots per kernel, default 3; env BENCH_SAVE=1)"
+	echo "usage: ci/bench-exit.sh ARCH [ROUNDS]   (boots per kernel, default 4; env BENCH_SAVE=1)"
 }
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
 arch=$1
-rounds=${2:-3}
+rounds=${2:-4}
 arch_env "$arch"
 need_cmd "$GCC"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS '$rounds' is not a positive number: use e.g. 3"
@@ -36,7 +37,9 @@ done
 
 echo "kernel,boot,sample,per_s" >"$out/exit.csv"
 for ((b = 1; b <= rounds; b++)); do
-	for kernel in series stock; do
+	order="series stock"
+	[ $((b % 2)) = 0 ] && order="stock series"
+	for kernel in $order; do
 		stock=0
 		[ "$kernel" = stock ] && stock=1
 		log=$out/$kernel-$b.log

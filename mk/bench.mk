@@ -13,7 +13,7 @@
 #                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py,
 #                                   write-up: docs/bench-tuning.md (TUNING_SAVE=1: results
 #                                   also copied to results/tuning/, which that page quotes)
-#   make bench-exit [ARCH=] [ROUNDS=3] [BENCH_SAVE=1]
+#   make bench-exit [ARCH=] [ROUNDS=4] [BENCH_SAVE=1]
 #                                   fork+exit rate with the series against the same kernel
 #                                   without it (TPF_STOCK=1), boots alternating; results in
 #                                   build/bench-exit/<arch>/ (BENCH_SAVE=1: results/<arch>/exit-cost/)
@@ -46,7 +46,7 @@ bench-tuning:
 
 bench-exit:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench-exit.sh $$a $(or $(ROUNDS),3) || rc=1; \
+		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench-exit.sh $$a $(or $(ROUNDS),4) || rc=1; \
 	done; exit $$rc
 
 bench-report:

@@ -1322,7 +1322,7 @@ int main(int argc, char **argv)
 	tap(progress_ok, desc);
 	tap(!shm->stats[S_ERR_OWN] && !shm->stats[S_ERR_UNLOCK],
 	    "ownership consistency (no error return leaves the caller owning, success implies ownership, owner unlock never fails)");
-	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls; never EINTR)");
+	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls, ESRCH for a killed non-robust owner; never EINTR)");
 	tap(!shm->stats[S_ERR_ROBUST], "robust owner death cleaned by the kernel (OWNER_DIED, TID cleared)");
 	tap(finished_ok, "all workers finished after stop (no hung waiter)");
 	if (fail_pct) {
