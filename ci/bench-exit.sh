@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # make bench-exit: the cost the series adds to every task exit, measured side by side.
 # Boots the kernel with the series and the same Debian kernel without it (TPF_STOCK=1: same
-# config fragments, its own tree and O= dir) alternately, ROUNDS boots each (which one boots
-# first alternates too, so that a drift of the host favours neither), and runs
+# config fragments, its own tree and O= dir) in turn, ROUNDS boots each, and runs
 # bench/exit-cost (fork + _exit + waitpid rounds per second, 7 samples of 400 ms) in every boot.
+# Each round also boots the kernel without the series a second time ("control"), and the
+# order rotates, so that a drift of the host favours none: control / stock is an A/A
+# comparison of one kernel image with itself, the spread of the method, which the
+# series / stock ratio has to be read against.
 # Output in build/bench-exit/<arch>/: exit.csv (kernel,boot,sample,per_s), summary.json
-# (ratio = median with the series / median without; per-boot ratios give the spread), the
-# boot logs.  BENCH_SAVE=1 copies exit.csv and summary.json to results/<arch>/exit-cost/,
+# (ratio = median with the series / median without; per-boot ratios give the spread;
+# control_ratio the same for the A/A pair), the boot logs.  BENCH_SAVE=1 copies exit.csv and summary.json to results/<arch>/exit-cost/,
 # which make bench-report quotes (goal: ratio >= 0.98).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -37,11 +40,14 @@ done
 
 echo "kernel,boot,sample,per_s" >"$out/exit.csv"
 for ((b = 1; b <= rounds; b++)); do
-	order="series stock"
-	[ $((b % 2)) = 0 ] && order="stock series"
+	case $((b % 3)) in
+	1) order="series stock control" ;;
+	2) order="stock control series" ;;
+	*) order="control series stock" ;;
+	esac
 	for kernel in $order; do
-		stock=0
-		[ "$kernel" = stock ] && stock=1
+		stock=1
+		[ "$kernel" = series ] && stock=0
 		log=$out/$kernel-$b.log
 		info "boot $b of $rounds, kernel $kernel ($arch)"
 		TPF_STOCK=$stock "$TPF_ROOT/ci/vm" --arch "$arch" --timeout 300 --log "$log.serial" \
@@ -62,14 +68,20 @@ def med(kernel, boot=None):
                              if r["kernel"] == kernel and (boot is None or r["boot"] == boot))
 boots = sorted({r["boot"] for r in rows}, key=int)
 per_boot = [med("series", b) / med("stock", b) for b in boots]
+per_boot_aa = [med("control", b) / med("stock", b) for b in boots]
 s = {"arch": arch, "series": key, "stock": stock_key, "boots": len(boots),
      "series_per_s": med("series"), "stock_per_s": med("stock"),
+     "control_per_s": med("control"),
      "ratio": med("series") / med("stock"),
-     "ratio_min": min(per_boot), "ratio_max": max(per_boot)}
+     "ratio_min": min(per_boot), "ratio_max": max(per_boot),
+     "control_ratio": med("control") / med("stock"),
+     "control_ratio_min": min(per_boot_aa), "control_ratio_max": max(per_boot_aa)}
 json.dump(s, open(f"{out}/summary.json", "w"), indent=1)
 print(f"bench-exit {arch}: fork+exit/s with the series {s['series_per_s']:.0f}, without "
       f"{s['stock_per_s']:.0f}: ratio {s['ratio']:.3f} (per boot {s['ratio_min']:.3f}.."
-      f"{s['ratio_max']:.3f}, {len(boots)} boots each, goal >= 0.98)")
+      f"{s['ratio_max']:.3f}, {len(boots)} boots each, goal >= 0.98); the same kernel "
+      f"against itself (A/A): {s['control_ratio']:.3f} (per boot "
+      f"{s['control_ratio_min']:.3f}..{s['control_ratio_max']:.3f})")
 PY
 if [ "${BENCH_SAVE:-0}" = 1 ]; then
 	dest=$TPF_ROOT/results/$arch/exit-cost

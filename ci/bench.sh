@@ -9,6 +9,7 @@
 # Env: PERF=<static perf for ARCH> (default build/perf/<arch>/perf)
 #      BENCH_CPUS=2 (guest vCPUs)   BENCH_SAVE=1 copy the results to results/<arch>/
 #      (default for BENCH=full)     BENCH_MATRIX=<file> (overrides bench/<mode>.matrix)
+#      BENCH_KERNEL_SOURCE=<text> (meta.json's kernel_source; set by ci/bench-baseline.sh)
 # Output in build/bench/<arch>/: raw.log (console), runs.csv, summary.csv, meta.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -63,7 +64,7 @@ runtime=$(awk '$1 == "runtime" { print $2 }' "$matrix")
 timeout=$((nruns * (runtime + 3) + 300))
 
 series=$(series_key)
-kernel_source="series in kernel/patches/ (make run)"
+kernel_source=${BENCH_KERNEL_SOURCE:-"series in kernel/patches/ (make run)"}
 head=$(git -C "$TPF_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)

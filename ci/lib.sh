@@ -69,13 +69,14 @@ debian_version() {
 # series_patches: the patch files of the kernel tree, in order: kernel/patches/*.patch,
 # then TPF_EXTRA_PATCHES (space-separated files; experiments such as bench/tuning/,
 # never for the real series).  TPF_STOCK=1: none, the Debian kernel as it is (the
-# baseline that make bench-exit measures the series against).
+# baseline that make bench-exit measures the series against).  TPF_PATCHES_DIR=DIR: the
+# patches of an earlier series instead of kernel/patches (make bench-baseline).
 series_patches() {
 	local p
 	if [ "${TPF_STOCK:-0}" = 1 ]; then
 		return 0
 	fi
-	for p in "$TPF_ROOT"/kernel/patches/*.patch ${TPF_EXTRA_PATCHES:-}; do
+	for p in "${TPF_PATCHES_DIR:-$TPF_ROOT/kernel/patches}"/*.patch ${TPF_EXTRA_PATCHES:-}; do
 		[ -e "$p" ] || continue
 		realpath "$p"
 	done
@@ -100,11 +101,14 @@ config_key() {
 }
 
 # buildname ARCH [KCONFIG]: ARCH-VARIANT, with "-stock" for the kernel without the
-# series (TPF_STOCK=1), so that its O= dir and initramfs never replace the series' ones.
+# series (TPF_STOCK=1) and "-baseline" for an earlier series (TPF_PATCHES_DIR), so that
+# their O= dirs and initramfs never replace the series' ones.
 buildname() {
 	local stock=
 	if [ "${TPF_STOCK:-0}" = 1 ]; then
 		stock=-stock
+	elif [ -n "${TPF_PATCHES_DIR:-}" ]; then
+		stock=-baseline
 	fi
 	echo "$1$stock-${2:-default}"
 }
@@ -128,4 +132,6 @@ resultdir() {
 SRC_TREE=$TPF_BUILD/src/linux${TPF_EXTRA_PATCHES:+-experiment}
 if [ "${TPF_STOCK:-0}" = 1 ]; then
 	SRC_TREE=$TPF_BUILD/src/linux-stock
+elif [ -n "${TPF_PATCHES_DIR:-}" ]; then
+	SRC_TREE=$TPF_BUILD/src/linux-baseline
 fi

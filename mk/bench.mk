@@ -15,8 +15,13 @@
 #                                   also copied to results/tuning/, which that page quotes)
 #   make bench-exit [ARCH=] [ROUNDS=4] [BENCH_SAVE=1]
 #                                   fork+exit rate with the series against the same kernel
-#                                   without it (TPF_STOCK=1), boots alternating; results in
+#                                   without it (TPF_STOCK=1) and the A/A control (that kernel
+#                                   booted again), boots rotating; results in
 #                                   build/bench-exit/<arch>/ (BENCH_SAVE=1: results/<arch>/exit-cost/)
+#   make bench-baseline REV=<commit> [ARCH=] [BENCH=full]
+#                                   the same bench on the series of an earlier commit with
+#                                   today's perf -> results/<arch>/previous/ (the baseline of
+#                                   the report's TP/WW goal)
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -26,7 +31,7 @@ tpf_bench_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: perf bench bench-report bench-tuning bench-exit
+.PHONY: perf bench bench-report bench-tuning bench-exit bench-baseline
 
 TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
@@ -47,6 +52,12 @@ bench-tuning:
 bench-exit:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
 		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench-exit.sh $$a $(or $(ROUNDS),4) || rc=1; \
+	done; exit $$rc
+
+bench-baseline:
+	@[ -n "$(REV)" ] || { echo "make bench-baseline: set REV= to the commit whose kernel/patches/ is the baseline, e.g. REV=3c49ebd" >&2; exit 2; }
+	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+		$(TPF_BENCH_ROOT)/ci/bench-baseline.sh $$a $(REV) $(or $(BENCH),full) || rc=1; \
 	done; exit $$rc
 
 bench-report:
