@@ -4,7 +4,9 @@
 # scratch tree build/series/linux (O= dirs build/series/obj/<arch> reused from patch to patch,
 # ccache, tinyconfig + kernel/config/common.config + <arch>.config via merge_config.sh +
 # olddefconfig, -j2 under flock /tmp/tpf-build.lock).  Prints a patch x arch table (ok/FAIL).
-# Logs: build/series/check/.  Exit 1 if anything failed.
+# Logs: build/series/check/; the table also as build/series/check/build/results.tsv (patch, arch,
+# ok|FAIL, seconds, subject) for the CI job summary (ci/gh-summary-series.sh).  Exit 1 if anything
+# failed.
 set -euo pipefail
 # The whole script is one { ... } block: bash reads it completely before running it, so editing
 # this file during a long run cannot derail that run.
@@ -79,6 +81,8 @@ for i in "${!commits[@]}"; do
       fail+=("build $(printf '%04d' $((i + 1))) $a")
     fi
     printf '  %04d %-7s %-4s %4ds  %s\n' $((i + 1)) "$a" "${res[$i,$a]}" $((SECONDS - start)) "$(g log -1 --format=%s "$c")"
+    printf '%04d\t%s\t%s\t%d\t%s\n' $((i + 1)) "$a" "${res[$i,$a]}" $((SECONDS - start)) "$(g log -1 --format=%s "$c")" \
+      >>"$out/build/results.tsv"
   done
 done
 g checkout -q -f tpf-series

@@ -7,7 +7,8 @@
 # The series in the repository carries no Signed-off-by (make submission adds it), so each patch
 # is checked as the kit mails it: the commit from build/series/linux (which ci/series-tree.sh has
 # verified to export back to the same file) exported with git format-patch --signoff, signed off
-# by its own author.
+# by its own author.  The table also goes to build/series/check/checkpatch/summary.tsv (patch,
+# errors, warnings, checks, verdict, note) for the CI job summary and annotations.
 set -euo pipefail
 
 usage() { echo "usage: ci/checkpatch.sh   (env: CHECKPATCH_FAIL_ON_CHECK=1)"; }
@@ -72,6 +73,7 @@ for i in "${!patches[@]}"; do
     verdict=FAIL; bad=$((bad + 1))
   fi
   printf '%-62s %6s %8s %6s  %s%s\n' "${name:0:62}" "$e" "$w" "$c" "$verdict" "$note"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$e" "$w" "$c" "$verdict" "$note" >>"$logs/summary.tsv"
   if [[ $verdict == FAIL ]]; then
     grep -E '^(ERROR|WARNING|CHECK):' "$log" | grep -v '^WARNING:FILE_PATH_CHANGES:' | sed 's/^/    /' | head -n 10
   fi

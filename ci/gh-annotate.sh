@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Turn one arch's test results into GitHub Actions annotations: one ::error:: line per failed
-# test, per kernel splat and per run problem (no boot, no end marker, missing tests).
+# test, per kernel splat (with file= and line= when the splat names a source line) and per run
+# problem (no boot, no end marker, missing tests).
 # Reads what ci/verdict.sh writes to build/results/ARCH/: results.tap ("not ok" lines),
 # splats.txt (ci/splat-check.sh findings) and summary.env (problems=...).  Without results.tap
 # it falls back to scanning every *.tap/*.log there.  Locally it prints the same lines.
@@ -31,8 +32,16 @@ note() { # KIND TITLE MESSAGE [WHERE]: each MESSAGE once, even if several files 
   [[ -z ${seen["$1:$3"]:-} ]] || return 0
   seen["$1:$3"]=1
   case $1 in t) fails=$((fails + 1)) ;; s) splats=$((splats + 1)) ;; p) nprob=$((nprob + 1)) ;; esac
-  echo "::error title=$arch $2::$(esc "$3${4:+ ($4)}")"
+  # A splat that names a source line ("WARNING: CPU: 1 PID: 7 at kernel/futex/tp.c:321 ...")
+  # points the annotation there.
+  local where=""
+  if [[ $1 == s && $3 =~ \ at\ ([A-Za-z0-9_./-]+\.[chS]):([0-9]+) ]]; then
+    where="file=${BASH_REMATCH[1]},line=${BASH_REMATCH[2]},"
+  fi
+  echo "::error ${where}title=$arch $2::$(esc "$3${4:+ ($4)}")"
 }
+# splat LINE: a splat-check line ("NNN:[ time] text", NNN = serial log line) -> "text".
+splat() { sed -E 's/^[0-9]+://; s/^\[[ 0-9.]+\] //' <<<"$1"; }
 
 if [[ ! -d $dir ]]; then
   echo "::error title=$arch no test results::$(esc "no $(rel "$dir")/: the test step did not produce results (run 'make test ARCH=$arch')")"
@@ -50,7 +59,7 @@ if [[ -f $dir/results.tap ]]; then
   while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$dir")/results.tap"; done < <(failed_tests "$dir/results.tap")
   if [[ -s $dir/splats.txt ]]; then
     while IFS= read -r l; do
-      [[ -n $l ]] && note s "kernel splat" "$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$l")" "$(rel "$dir")/serial.log"
+      [[ -n $l ]] && note s "kernel splat" "$(splat "$l")" "$(rel "$dir")/serial.log line ${l%%:*}"
     done < <(head -n 20 "$dir/splats.txt")
   fi
   if [[ -f $dir/summary.env ]]; then
@@ -68,7 +77,7 @@ else
   for f in "${files[@]}"; do
     while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$f")"; done < <(failed_tests "$f")
     while IFS= read -r l; do
-      note s "kernel splat" "$(sed -E 's/^\[[ 0-9.]+\] //' <<<"$l")" "$(rel "$f")"
+      note s "kernel splat" "$(splat "$l")" "$(rel "$f")"
     done < <(grep -aE "$splat_re" "$f" | head -n 20 || true)
   done
 fi

@@ -62,8 +62,10 @@ if [[ ! -f $sdir/base.stamp || "$(cat "$sdir/base.stamp")" != "$stamp" ]] || ! g
   sed -i '/^# Debian packaging: ignore everything/,$d' "$sdir/linux.new/.gitignore"
   git -C "$sdir/linux.new" init -q
   git -C "$sdir/linux.new" add -A -f .
+  # gc.auto=0: the commit of ~80k loose objects would otherwise start a detached git gc that
+  # repacks the tree in the background for minutes, beside the builds.
   GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-    git -C "$sdir/linux.new" commit -q --no-verify -m "Debian linux-source-6.12 $debver" -m "Imported from $(basename "$tarball"), without the Debian ignore-everything rule at the end of .gitignore."
+    git -C "$sdir/linux.new" -c gc.auto=0 commit -q --no-verify -m "Debian linux-source-6.12 $debver" -m "Imported from $(basename "$tarball"), without the Debian ignore-everything rule at the end of .gitignore."
   git -C "$sdir/linux.new" tag tpf-base
   mv "$sdir/linux.new" "$tree"
   echo "$stamp" > "$sdir/base.stamp"

@@ -21,8 +21,10 @@ if [ -f "$dest/.tpf-key" ] && [ "$(cat "$dest/.tpf-key")" = "$key" ]; then
 	exit 0
 fi
 
+# gc.auto=0: committing the ~80k files of the tree would otherwise start a detached
+# git gc that repacks it in the background for minutes, beside the builds.
 GIT=(git -c user.name=tp-futex -c user.email=tp-futex@users.noreply.github.com
-	-c init.defaultBranch=main -c advice.detachedHead=false)
+	-c init.defaultBranch=main -c advice.detachedHead=false -c gc.auto=0)
 
 # The pristine tree as a git repo, made once per Debian version.
 base=$TPF_BUILD/src/base-$debver

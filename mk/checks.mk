@@ -8,11 +8,29 @@
 #   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
 #   make check-splat            ci/splat-denylist.txt against tests/splat/ (catches every sample
 #                               splat, passes real debug-kernel boot lines)
-#   make static-checks          check-shell check-splat check-workflows check-spelling checkpatch
+#   make static-checks          check-shell check-splat check-workflows ci-replay-selftest
+#                               check-spelling checkpatch
 #   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
-#   make ci-summary [ARCH=a]    ci/report.sh --markdown ARCH -> $GITHUB_STEP_SUMMARY (or stdout)
-#   make ci-annotate [ARCH=a]   ::error:: annotations for failed tests / kernel splats
+#   make ci-summary [ARCH=a] [KCONFIG=debug] [ARTIFACT=name]
+#                               ci/report.sh --markdown ARCH + the QEMU accelerator that ran
+#                               -> $GITHUB_STEP_SUMMARY (or stdout)
+#   make ci-annotate [ARCH=a] [KCONFIG=debug]
+#                               ::error:: annotations for failed tests / kernel splats
 #                               (ci-summary / ci-annotate without ARCH: both arches)
+#   make ci-summary-series [ARTIFACT=name]   the patch x arch table of make check-series
+#   make ci-summary-stress ARCH=a [KCONFIG=debug]   the last make stress run's verdict
+#   make ci-annotate-checkpatch checkpatch findings (and a failed git am) as annotations on
+#                               kernel/patches/*.patch
+#   make ci-ccache-begin        note the ccache counters before a build ...
+#   make ci-ccache-stats        ... and print the hits/misses since then and the cache size
+#   make ci-replay JOB=<job>|cheap|all [LEG=x86_64] [EVENT=pull_request|push|workflow_dispatch]
+#                  [WORKFLOW=.github/workflows/bench.yml] [WORKTREE=1 | REV=<commit>] [COLD=1]
+#                  [DRY_RUN=1] [VERBOSE=1]
+#                               replay a workflow job's steps per matrix leg in a fresh clone of
+#                               the committed HEAD in build/replay/ (ci/replay-workflow.py);
+#                               JOB=cheap: static and docs; WORKTREE=1: with the uncommitted
+#                               changes; COLD=1: empty ccache; DRY_RUN=1: print, run nothing
+#   make ci-replay-selftest     replay tests/replay/selftest.yml: proves the replay's emulation
 #
 # Packages: ci/packages-submit.txt (installed by make deps).  Runs from the repository root.
 
@@ -21,7 +39,8 @@ tpf_checks_saved_goal := $(.DEFAULT_GOAL)
 TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
 .PHONY: check-shell check-splat check-workflows checkpatch check-spelling check-series static-checks \
-	cache-key ci-summary ci-annotate
+	cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch \
+	ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
 
 check-shell:
 	@command -v shellcheck >/dev/null || { echo "check-shell: missing tool 'shellcheck': run 'make deps'" >&2; exit 1; }
@@ -43,7 +62,7 @@ check-spelling:
 check-series:
 	$(TPF_CHECKS_ROOT)/ci/check-series.sh
 
-static-checks: check-shell check-splat check-workflows check-spelling checkpatch
+static-checks: check-shell check-splat check-workflows ci-replay-selftest check-spelling checkpatch
 
 tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
 
@@ -51,9 +70,39 @@ cache-key:
 	@$(TPF_CHECKS_ROOT)/ci/gh-cache-key.sh $(or $(ARCH),all)
 
 ci-summary:
-	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/gh-summary.sh $$a || rc=1; done; exit $$rc
+	@rc=0; for a in $(tpf_checks_arches); do ARTIFACT=$(ARTIFACT) $(TPF_CHECKS_ROOT)/ci/gh-summary.sh $$a || rc=1; done; exit $$rc
 
 ci-annotate:
-	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/gh-annotate.sh $$a || rc=1; done; exit $$rc
+	@rc=0; for a in $(tpf_checks_arches); do \
+		$(TPF_CHECKS_ROOT)/ci/gh-annotate.sh $$a $(TPF_CHECKS_ROOT)/build/results/$$a$(if $(KCONFIG),-$(KCONFIG)) || rc=1; \
+	done; exit $$rc
+
+ci-summary-series:
+	@ARTIFACT=$(ARTIFACT) $(TPF_CHECKS_ROOT)/ci/gh-summary-series.sh
+
+ci-summary-stress:
+	@test -n "$(ARCH)" || { echo "make ci-summary-stress: no ARCH given: use ARCH=x86_64 or ARCH=arm64" >&2; exit 2; }
+	@ARTIFACT=$(ARTIFACT) $(TPF_CHECKS_ROOT)/ci/gh-summary-stress.sh $(ARCH) $(KCONFIG)
+
+ci-annotate-checkpatch:
+	@$(TPF_CHECKS_ROOT)/ci/gh-annotate-checkpatch.sh
+
+ci-ccache-begin:
+	@$(TPF_CHECKS_ROOT)/ci/gh-ccache-stats.sh --begin
+
+ci-ccache-stats:
+	@$(TPF_CHECKS_ROOT)/ci/gh-ccache-stats.sh
+
+ci-replay-selftest:
+	@$(TPF_CHECKS_ROOT)/ci/replay-selftest.sh
+
+# JOB=cheap: the jobs .ci/run replays (seconds to minutes, no kernel build).
+TPF_CHEAP_JOBS := static docs
+ci-replay:
+	@$(TPF_CHECKS_ROOT)/ci/replay-workflow.py $(if $(WORKFLOW),--workflow $(WORKFLOW)) \
+		$(if $(EVENT),--event $(EVENT)) $(if $(REF),--ref $(REF)) $(if $(LEG),--leg $(LEG)) \
+		$(if $(REV),--rev $(REV)) $(if $(filter 1,$(WORKTREE)),--worktree) $(if $(filter 1,$(COLD)),--cold) \
+		$(if $(filter 1,$(DRY_RUN)),--dry-run) $(if $(filter 1,$(VERBOSE)),--verbose) \
+		$(if $(filter cheap,$(JOB)),$(TPF_CHEAP_JOBS),$(JOB))
 
 .DEFAULT_GOAL := $(tpf_checks_saved_goal)
