@@ -22,6 +22,10 @@
 #                                   the same bench on the series of an earlier commit with
 #                                   today's perf -> results/<arch>/previous/ (the baseline of
 #                                   the report's TP/WW goal)
+#   make evidence REV=<commit> [ARCH=] [RUNS=3] [EVIDENCE_SAVE=1]
+#                                   today's TP tests booted on the kernel of an earlier series
+#                                   (what the current series fixes) -> build/evidence/<arch>/
+#                                   (EVIDENCE_SAVE=1: docs/evidence/old-series-<arch>-*.log)
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
@@ -31,7 +35,7 @@ tpf_bench_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: perf bench bench-report bench-tuning bench-exit bench-baseline
+.PHONY: perf bench bench-report bench-tuning bench-exit bench-baseline evidence
 
 TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
@@ -58,6 +62,12 @@ bench-baseline:
 	@[ -n "$(REV)" ] || { echo "make bench-baseline: set REV= to the commit whose kernel/patches/ is the baseline, e.g. REV=3c49ebd" >&2; exit 2; }
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
 		$(TPF_BENCH_ROOT)/ci/bench-baseline.sh $$a $(REV) $(or $(BENCH),full) || rc=1; \
+	done; exit $$rc
+
+evidence:
+	@[ -n "$(REV)" ] || { echo "make evidence: set REV= to the commit whose kernel/patches/ is the earlier series, e.g. REV=3c49ebd" >&2; exit 2; }
+	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+		EVIDENCE_SAVE=$(EVIDENCE_SAVE) $(TPF_BENCH_ROOT)/ci/evidence.sh $$a $(REV) $(or $(RUNS),3) || rc=1; \
 	done; exit $$rc
 
 bench-report:
