@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -704,8 +705,10 @@ def missed_why(a):
                    + ("  The previous run did not time single acquisitions; this one reads the "
                       "clock twice per operation in every mutex type, a fixed cost that pulls "
                       "the ratios between cheap and expensive locks towards 1, so part of the "
-                      "drop is the measurement.  Compare runs made with the same perf."
-                      if untimed else ""))
+                      "drop is the measurement.  Compare runs made with the same perf "
+                      "(make bench-baseline)."
+                      if untimed else "")
+                   + baseline_spread(a))
     if g[7][3] == "**not met**":
         e = a["exit"]
         within = e["ratio_max"] >= 0.98
@@ -725,6 +728,30 @@ def missed_why(a):
                     "task_struct.")
         out.append(txt)
     return out
+
+
+def baseline_spread(a):
+    """How TP/WW moved against the previous run over all cases, as a sentence."""
+    prev = a.get("previous")
+    rel = []
+    for k, c in a["cases"].items():
+        pc = prev["cases"].get(k) if prev else None
+        now = ratio(ops(c, "tp"), ops(c, "ww"))
+        before = ratio(ops(pc, "tp"), ops(pc, "ww")) if pc else None
+        sp = [spread(x) for x in (c.get("tp"), c.get("ww"))]
+        if now is None or before is None or None in sp:
+            continue
+        rel.append((now / before, sum(sp)))
+    if not rel:
+        return ""
+    lower = sum(1 for r, sp in rel if r < 1 - sp)
+    higher = sum(1 for r, sp in rel if r > 1 + sp)
+    med = statistics.median(r for r, _ in rel)
+    return (f"  Over all {len(rel)} cases, {lower} are lower than before by more than their "
+            f"spread and {higher} higher; the median of now/before is {med:.2f}"
+            + (": no consistent drop, the miss is the worst case of a scattered set."
+               if lower <= higher and med >= 0.95 else
+               ": a consistent drop, look at what the series changed on the lock path."))
 
 
 def longest_wait(a, t, k):

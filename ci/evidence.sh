@@ -60,7 +60,8 @@ for t in "${tests[@]}"; do
 	n=1
 	[ "$name" = futex_tp_handoff ] && n=$runs
 	for ((i = 1; i <= n; i++)); do
-		log=$out/$name$([ "$n" -gt 1 ] && echo "-$i").log
+		log=$out/$name.log
+		[ "$n" = 1 ] || log=$out/$name-$i.log
 		st=0
 		"$TPF_ROOT/ci/vm" --arch "$arch" --timeout 300 --log "$log" --cmd "$t" >/dev/null 2>&1 || st=$?
 		ok=$(tr -d '\r' <"$log" | grep -cE '^ok [0-9]' || true)
