@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install every Debian package the project needs, plus the arm64 busybox.
+# Install every Debian package the project needs, plus the arm64 busybox and herd7
+# (ci/deps-herd.sh: Debian sid's, unpacked under build/deps/sid).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +66,9 @@ install_all() {
 	rm -rf "$dl" "$TPF_BUILD/deps/arm64"
 	mv "$TPF_BUILD/deps/arm64.tmp" "$TPF_BUILD/deps/arm64"
 	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || die "the busybox-static arm64 .deb has no bin/busybox"
+
+	# herd7 for make check-litmus: Debian sid's, unpacked under build/deps/sid, not installed.
+	"$TPF_ROOT/ci/deps-herd.sh"
 }
 
 case "${1:-}" in

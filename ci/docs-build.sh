@@ -50,7 +50,7 @@ nav="$out/src/nav.html"
 {
 	printf '<nav class="tpf"><a href="index.html">tp-futex guide</a>'
 	# the guide's reading order first, then any other page, alphabetically
-	order=" architecture ci-local adding-tests reliability reading-benchmarks benchmarks bench-tuning series-design submission troubleshooting "
+	order=" architecture ci-local adding-tests reliability litmus reading-benchmarks benchmarks bench-tuning series-design submission troubleshooting "
 	for pg in $order; do
 		[ -f "$root/docs/$pg.md" ] && printf '<a href="%s.html">%s</a>' "$pg" "$pg"
 	done

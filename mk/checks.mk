@@ -8,8 +8,12 @@
 #   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
 #   make check-splat            ci/splat-denylist.txt against tests/splat/ (catches every sample
 #                               splat, passes real debug-kernel boot lines)
-#   make static-checks          check-shell check-splat check-workflows ci-replay-selftest
-#                               check-spelling checkpatch
+#   make check-litmus           herd7 runs kernel/litmus/**/*.litmus against the kernel memory model
+#                               (tools/memory-model of the series' tree, or TPF_LKMM_DIR=dir) and
+#                               compares each with its header's "Result:"; fixed/broken twins
+#                               (ci/check-litmus.sh; herd7 from make deps, ci/deps-herd.sh)
+#   make static-checks          check-shell check-splat check-litmus check-workflows
+#                               ci-replay-selftest check-spelling checkpatch
 #   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
 #   make ci-summary [ARCH=a] [KCONFIG=debug] [ARTIFACT=name]
 #                               ci/report.sh --markdown ARCH + the QEMU accelerator that ran
@@ -38,7 +42,7 @@ tpf_checks_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: check-shell check-splat check-workflows checkpatch check-spelling check-series static-checks \
+.PHONY: check-shell check-splat check-litmus check-workflows checkpatch check-spelling check-series static-checks \
 	cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch \
 	ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
 
@@ -49,6 +53,9 @@ check-shell:
 
 check-splat:
 	@$(TPF_CHECKS_ROOT)/ci/splat-selftest.sh
+
+check-litmus:
+	@$(TPF_CHECKS_ROOT)/ci/check-litmus.sh
 
 check-workflows:
 	$(TPF_CHECKS_ROOT)/ci/check-workflows.sh
@@ -62,7 +69,7 @@ check-spelling:
 check-series:
 	$(TPF_CHECKS_ROOT)/ci/check-series.sh
 
-static-checks: check-shell check-splat check-workflows ci-replay-selftest check-spelling checkpatch
+static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch
 
 tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
 
