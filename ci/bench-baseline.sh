@@ -23,20 +23,10 @@ rev=$2
 mode=${3:-full}
 check_arch "$arch"
 
-commit=$(git -C "$TPF_ROOT" rev-parse --verify --quiet "$rev^{commit}") ||
-	die "REV '$rev' is not a commit of this repo: use e.g. REV=3c49ebd (git log -- kernel/patches)"
-short=$(git -C "$TPF_ROOT" rev-parse --short "$commit")
-dir=$TPF_BUILD/baseline/$short/patches
-rm -rf "$dir"
-mkdir -p "$dir"
-git -C "$TPF_ROOT" archive "$commit" kernel/patches | tar -x -C "$dir" --strip-components=2 ||
-	die "commit $short has no kernel/patches/ to take the series from"
-compgen -G "$dir/*.patch" >/dev/null || die "commit $short has no kernel/patches/*.patch"
-
+dir=$(earlier_series "$rev")
+short=$(git -C "$TPF_ROOT" rev-parse --short "$rev^{commit}")
 export TPF_PATCHES_DIR=$dir
 key=$(series_key)
-[ "$key" != "$(TPF_PATCHES_DIR='' series_key)" ] ||
-	die "the series at $short is the current series ($key): pick an earlier REV"
 info "baseline: series $key from commit $short, bench $mode on $arch with today's perf"
 
 BENCH_SAVE=0 BENCH_KERNEL_SOURCE="series of commit $short (make bench-baseline)" \

@@ -25,9 +25,8 @@ rev=$2
 runs=${3:-3}
 check_arch "$arch"
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS '$runs' is not a positive number: use e.g. 3"
-commit=$(git -C "$TPF_ROOT" rev-parse --verify --quiet "$rev^{commit}") ||
-	die "REV '$rev' is not a commit of this repo: use e.g. REV=3c49ebd (git log -- kernel/patches)"
-short=$(git -C "$TPF_ROOT" rev-parse --short "$commit")
+dir=$(earlier_series "$rev")
+short=$(git -C "$TPF_ROOT" rev-parse --short "$rev^{commit}")
 
 # Today's tests, built against the current series.
 "$TPF_ROOT/ci/kernel.sh" "$arch" >/dev/null
@@ -39,11 +38,6 @@ for t in "${tests[@]}"; do
 done
 
 # The earlier series' kernel.
-dir=$TPF_BUILD/baseline/$short/patches
-rm -rf "$dir"
-mkdir -p "$dir"
-git -C "$TPF_ROOT" archive "$commit" kernel/patches | tar -x -C "$dir" --strip-components=2 ||
-	die "commit $short has no kernel/patches/ to take the series from"
 export TPF_PATCHES_DIR=$dir
 key=$(series_key)
 "$TPF_ROOT/ci/kernel.sh" "$arch" >/dev/null

@@ -82,6 +82,26 @@ series_patches() {
 	done
 }
 
+# earlier_series REV: unpack kernel/patches/ as it was at commit REV of this repo into
+# build/baseline/<short>/patches and print that dir, for TPF_PATCHES_DIR (make
+# bench-baseline, make evidence).  Dies if REV is no commit, has no patches, or holds the
+# current series.
+earlier_series() {
+	local commit short dir
+	commit=$(git -C "$TPF_ROOT" rev-parse --verify --quiet "$1^{commit}") ||
+		die "REV '$1' is not a commit of this repo: use e.g. REV=3c49ebd (git log -- kernel/patches)"
+	short=$(git -C "$TPF_ROOT" rev-parse --short "$commit")
+	dir=$TPF_BUILD/baseline/$short/patches
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git -C "$TPF_ROOT" archive "$commit" kernel/patches | tar -x -C "$dir" --strip-components=2 ||
+		die "commit $short has no kernel/patches/ to take the series from"
+	compgen -G "$dir/*.patch" >/dev/null || die "commit $short has no kernel/patches/*.patch"
+	[ "$(TPF_PATCHES_DIR=$dir series_key)" != "$(TPF_PATCHES_DIR='' series_key)" ] ||
+		die "the series at $short is the current series: pick an earlier REV"
+	echo "$dir"
+}
+
 # series_key: identifies the kernel tree (Debian version + series content).
 series_key() {
 	{
