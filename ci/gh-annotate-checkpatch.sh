@@ -10,10 +10,10 @@
 set -euo pipefail
 
 usage() { echo "usage: ci/gh-annotate-checkpatch.sh   (env: TPF_SERIES_DIR)"; }
-die() { echo "gh-annotate-checkpatch: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$TPF_ROOT
 sdir=${TPF_SERIES_DIR:-$top/build/series}
 logs=$sdir/check/checkpatch
 am=$sdir/am.log

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 usage() { echo "usage: ci/gh-ccache-stats.sh [--begin]"; }
-die() { echo "gh-ccache-stats: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
   --begin) mode=begin ;;
@@ -16,7 +16,7 @@ case "${1:-}" in
 esac
 (( $# <= 1 )) || die "too many arguments: give --begin or nothing"
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$TPF_ROOT
 command -v ccache >/dev/null 2>&1 || die "missing tool 'ccache': run 'make deps'"
 snap=$top/build/ccache-stats.begin
 dir=$(ccache --get-config cache_dir)

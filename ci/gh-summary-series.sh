@@ -9,10 +9,10 @@
 set -euo pipefail
 
 usage() { echo "usage: ci/gh-summary-series.sh   (env: TPF_SERIES_DIR, ARTIFACT)"; }
-die() { echo "gh-summary-series: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$TPF_ROOT
 sdir=${TPF_SERIES_DIR:-$top/build/series}
 cp_tsv=$sdir/check/checkpatch/summary.tsv
 b_tsv=$sdir/check/build/results.tsv

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 usage() { echo "usage: ci/gh-summary-stress.sh ARCH [KCONFIG]   (env: ARTIFACT)"; }
-die() { echo "gh-summary-stress: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
   x86_64|arm64) ;;
@@ -19,7 +19,7 @@ case "${1:-}" in
 esac
 (( $# <= 2 )) || die "too many arguments: give ARCH and optionally KCONFIG"
 arch=$1 kcfg=${2:-default}
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$TPF_ROOT
 tsv=$top/build/stress/results.tsv
 
 esc() { local s=$1; s=${s//%/%25}; s=${s//$'\r'/%0D}; s=${s//$'\n'/%0A}; printf '%s' "$s"; }

@@ -8,10 +8,10 @@
 set -euo pipefail
 
 usage() { echo "usage: ci/replay-selftest.sh"; }
-die() { echo "replay-selftest: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$TPF_ROOT
 cd "$top"
 wf=tests/replay/selftest.yml
 replay() { ci/replay-workflow.py --worktree --workflow "$wf" "$@"; }
