@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# make check-litmus: run every kernel/litmus/**/*.litmus through herd7 against the Linux
-# kernel memory model (tools/memory-model of the series' tree) and compare each result
+# make check-litmus: run every litmus test of the series (Documentation/litmus-tests/futex/
+# of the series' tree) through herd7 against the Linux kernel memory model
+# (tools/memory-model of the same tree) and compare each result
 # with the one its header predicts ("Result: Never|Sometimes|Always", as upstream's
 # litmus tests have it).  Prints a table; fails if any result differs, if herd7 gives
 # no verdict, or if a folder's *-fixed and *-broken tests are not in twin pairs (a
 # *-fixed test must predict Never, its *-broken twin must not).
 #
-#   ci/check-litmus.sh [FILE.litmus...]   (default: every kernel/litmus/**/*.litmus)
+#   ci/check-litmus.sh [FILE.litmus...]   (default: every test in TPF_LITMUS_DIR)
 #
 # Env: TPF_LKMM_DIR      the memory model (default: build/src/linux/tools/memory-model,
 #                        else build/edit/linux/tools/memory-model, else extracted from
 #                        the linux-source tarball into build/lkmm/, or taken from
 #                        ci/tree.sh's tree if the series patches tools/memory-model/)
-#      TPF_LITMUS_DIR    the tests (default: kernel/litmus)
+#      TPF_LITMUS_DIR    the tests (default: Documentation/litmus-tests/futex of the
+#                        series' tree: build/src/linux, made by ci/tree.sh if it is
+#                        missing or stale)
 #      TPF_LITMUS_TIMEOUT  seconds per test (default 600)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +27,17 @@ case "${1:-}" in
 	;;
 esac
 
-tests_dir=${TPF_LITMUS_DIR:-$TPF_ROOT/kernel/litmus}
+# The tests are part of the series: take them from the tree with the series applied.
+if [ -n "${TPF_LITMUS_DIR:-}" ]; then
+	tests_dir=$TPF_LITMUS_DIR
+elif [ $# -gt 0 ]; then
+	tests_dir=$(dirname "$1")
+else
+	tree=$("$TPF_ROOT/ci/tree.sh") || die "ci/tree.sh failed: see its output above"
+	tests_dir=$tree/Documentation/litmus-tests/futex
+	[ -d "$tests_dir" ] ||
+		die "the series adds no Documentation/litmus-tests/futex/: check kernel/patches/"
+fi
 [ ! -d "$tests_dir" ] || tests_dir=$(realpath "$tests_dir")
 timeout_s=${TPF_LITMUS_TIMEOUT:-600}
 

@@ -8,7 +8,8 @@
 #   make check-series           checkpatch + codespell + build at every patch, x86_64 and arm64
 #   make check-splat            ci/splat-denylist.txt against tests/splat/ (catches every sample
 #                               splat, passes real debug-kernel boot lines)
-#   make check-litmus           herd7 runs kernel/litmus/**/*.litmus against the kernel memory model
+#   make check-litmus           herd7 runs the series' Documentation/litmus-tests/futex/ tests
+#                               against the kernel memory model
 #                               (tools/memory-model of the series' tree, or TPF_LKMM_DIR=dir) and
 #                               compares each with its header's "Result:"; fixed/broken twins
 #                               (ci/check-litmus.sh; herd7 from make deps, ci/deps-herd.sh)
