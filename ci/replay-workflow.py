@@ -705,6 +705,7 @@ class Leg:
 
     def clone(self):
         remove_tree(self.dir)
+        need_disk(os.path.dirname(self.dir))
         os.makedirs(self.dir)
         for d in (self.home, self.runner + "/temp", self.art, os.path.join(self.dir, "logs")):
             os.makedirs(d, exist_ok=True)
@@ -713,6 +714,21 @@ class Leg:
         run(["git", "-C", self.ws, "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", sha])
         if self.args.worktree:
             overlay_worktree(self.ws)
+
+    # Kernel trees and objects a passed leg leaves in its clone: gigabytes each, and nothing
+    # reads them after the leg (its logs, results and artifacts stay).
+    PRUNE = ("build/src", "build/series/linux", "build/series/obj", "build/obj", "build/edit",
+             "build/litmus", "build/replay")
+
+    def prune(self):
+        """Remove the clone's kernel trees, objects and the job's home (ccache); prints what it freed."""
+        paths = [os.path.join(self.ws, p) for p in self.PRUNE] + [os.path.join(self.home, ".cache")]
+        paths = [p for p in paths if os.path.lexists(p)]
+        freed = sum(du_bytes(p) for p in paths)
+        for p in paths:
+            remove_tree(p)
+        if paths:
+            info(f"      pruned the clone's trees and objects ({freed / 1e9:.1f} GB; KEEP=1 keeps them)")
 
     # -- uses: ---------------------------------------------------------------------------------
     def action(self, uses, with_, log, dry):
@@ -958,9 +974,15 @@ class Leg:
             verbose = self.args.verbose
 
             def pump():
+                writable = True
                 for chunk in iter(lambda: proc.stdout.readline(), b""):
-                    out.write(chunk)
-                    out.flush()
+                    if writable:
+                        try:
+                            out.write(chunk)
+                            out.flush()
+                        except OSError as e:  # a full disk: keep draining, so the step ends
+                            writable = False
+                            sys.stderr.write(f"{PROG}: cannot write {rel(log)} ({e.strerror}): the rest of the step's output is lost\n")
                     if verbose:
                         sys.stderr.buffer.write(b"    | " + chunk)
                         sys.stderr.flush()
@@ -1223,7 +1245,24 @@ def remove_tree(path):
     raise UsageError(f"cannot remove {rel(path)}: something keeps writing to it")
 
 
+# The floor below which no leg starts: the static job's clone peaks at about 3 GB (the series
+# tree of make checkpatch), a build-test leg's at about 4 GB (a kernel tree and its objects).
+MIN_FREE_GB = 5
+
+
+def need_disk(path):
+    os.makedirs(path, exist_ok=True)
+    free = shutil.disk_usage(path).free / 1e9
+    if free < MIN_FREE_GB:
+        raise UsageError(f"only {free:.1f} GB free on the disk of {rel(path)}, and a replayed job needs up to "
+                         f"{MIN_FREE_GB} GB: remove old replays (rm -rf build/replay) or other build/ trees")
+
+
 def du(path):
+    return f"{du_bytes(path) / 1e6:.0f} MB"
+
+
+def du_bytes(path):
     total = 0
     p = os.path.realpath(path)
     if os.path.isfile(p):
@@ -1234,7 +1273,7 @@ def du(path):
                 total += os.lstat(os.path.join(d, f)).st_size
             except OSError:
                 pass
-    return f"{total / 1e6:.0f} MB"
+    return total
 
 
 def overlay_worktree(ws):
@@ -1289,6 +1328,7 @@ def main():
     g.add_argument("--rev", default="HEAD", help="commit to clone (default HEAD: the committed state)")
     g.add_argument("--worktree", action="store_true", help="clone HEAD, then copy the work tree's changed and untracked files over it")
     ap.add_argument("--cold", action="store_true", help="cache restores miss (a cold ccache)")
+    ap.add_argument("--keep", action="store_true", help="keep a passed leg's kernel trees and objects (pruned by default)")
     ap.add_argument("--dry-run", action="store_true", help="print the substituted steps and decisions; run nothing")
     ap.add_argument("--verbose", action="store_true", help="also stream step output to the terminal")
     ap.add_argument("--list", action="store_true", help="list the jobs of every workflow file")
@@ -1372,6 +1412,8 @@ def main():
             else:
                 line = f"PASS  {L.label:<24} {fmt_time(total):>8}  {rel(L.dir)}/"
                 results.append(("PASS", L.label, total, line))
+                if not args.keep:
+                    L.prune()
             print(line, flush=True)
     if args.leg and not matched:
         raise UsageError(f"none of the jobs {', '.join(jobs)} has a leg '{args.leg}'")

@@ -26,15 +26,17 @@ fi
 GIT=(git -c user.name=tp-futex -c user.email=tp-futex@users.noreply.github.com
 	-c init.defaultBranch=main -c advice.detachedHead=false -c gc.auto=0)
 
-# The pristine tree as a git repo, made once per Debian version.
-base=$TPF_BUILD/src/base-$debver
-if [ ! -f "$base/.tpf-base-done" ]; then
+# The pristine tree as a bare git repo, made once per Debian version.  Bare: the trees
+# are clones of it, so its own 1.7 GB work tree would only take disk.
+base=$TPF_BUILD/src/base-$debver.git
+if [ ! -f "$base/tpf-base-done" ]; then
 	info "extracting $TPF_TARBALL ($debver)"
-	rm -rf "$base.tmp"
-	mkdir -p "$base.tmp"
-	tar -C "$base.tmp" --strip-components=1 -xf "$TPF_TARBALL"
+	work=$TPF_BUILD/src/base-$debver
+	rm -rf "$base.tmp" "$work"
+	mkdir -p "$work"
+	tar -C "$work" --strip-components=1 -xf "$TPF_TARBALL"
 	(
-		cd "$base.tmp"
+		cd "$work"
 		"${GIT[@]}" init -q
 		"${GIT[@]}" add -A -f
 		"${GIT[@]}" commit -q -m "Debian linux-source-6.12 $debver"
@@ -45,8 +47,10 @@ if [ ! -f "$base/.tpf-base-done" ]; then
 		"${GIT[@]}" commit -q -a -m "gitignore: drop Debian's top-level ignore-all rule"
 		"${GIT[@]}" tag tpf-base
 	)
-	touch "$base.tmp/.tpf-base-done"
-	rm -rf "$base"
+	mv "$work/.git" "$base.tmp"
+	git --git-dir="$base.tmp" config core.bare true
+	touch "$base.tmp/tpf-base-done"
+	rm -rf "$work" "$base"
 	mv "$base.tmp" "$base"
 fi
 

@@ -109,7 +109,7 @@ TPF_CHEAP_JOBS := static docs
 ci-replay:
 	@$(TPF_CHECKS_ROOT)/ci/replay-workflow.py $(if $(WORKFLOW),--workflow $(WORKFLOW)) \
 		$(if $(EVENT),--event $(EVENT)) $(if $(REF),--ref $(REF)) $(if $(LEG),--leg $(LEG)) \
-		$(if $(REV),--rev $(REV)) $(if $(filter 1,$(WORKTREE)),--worktree) $(if $(filter 1,$(COLD)),--cold) \
+		$(if $(REV),--rev $(REV)) $(if $(filter 1,$(WORKTREE)),--worktree) $(if $(filter 1,$(COLD)),--cold) $(if $(filter 1,$(KEEP)),--keep) \
 		$(if $(filter 1,$(DRY_RUN)),--dry-run) $(if $(filter 1,$(VERBOSE)),--verbose) \
 		$(if $(filter cheap,$(JOB)),$(TPF_CHEAP_JOBS),$(JOB))
 
