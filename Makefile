@@ -31,7 +31,8 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo
 	@echo "targets: deps kernel initramfs test run report all series-edit series-export clean"
-	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows check-litmus static-checks"
+	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows check-litmus check-tuning static-checks"
+	@echo "         lib-fallback (lib/ on the kernel without the series; mk/lib.mk)"
 	@echo "         ci-replay JOB=<job>|cheap|all (replay a GitHub Actions job locally; see docs/ci-local.md)"
 	@echo "vars:    ARCH=x86_64|arm64 KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
 

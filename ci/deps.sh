@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install every Debian package the project needs, plus the arm64 busybox and herd7
-# (ci/deps-herd.sh: Debian sid's, unpacked under build/deps/sid).
+# Install every Debian package the project needs, plus the arm64 busybox, the arm64
+# sysbench and stress-ng (ci/deps-programs.sh) and herd7 (ci/deps-herd.sh: Debian sid's,
+# unpacked under build/deps/sid).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +19,7 @@ missing() {
 	[ -f "$TPF_TARBALL" ] || { echo "$TPF_TARBALL"; return 0; }
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || { echo libc6-dev-arm64-cross; return 0; }
 	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || { echo busybox-static:arm64; return 0; }
+	[ -x "$TPF_BUILD/deps/programs-arm64/root/usr/bin/stress-ng" ] || { echo stress-ng:arm64; return 0; }
 	local p
 	for p in $(packages); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -66,6 +68,9 @@ install_all() {
 	rm -rf "$dl" "$TPF_BUILD/deps/arm64"
 	mv "$TPF_BUILD/deps/arm64.tmp" "$TPF_BUILD/deps/arm64"
 	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || die "the busybox-static arm64 .deb has no bin/busybox"
+
+	# sysbench and stress-ng for arm64 guests (the host's serve x86_64 ones).
+	"$TPF_ROOT/ci/deps-programs.sh"
 
 	# herd7 for make check-litmus: Debian sid's, unpacked under build/deps/sid, not installed.
 	"$TPF_ROOT/ci/deps-herd.sh"

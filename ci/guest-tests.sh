@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Build the guest test programs statically for one arch: the tree's futex
-# selftests and tests/guest/*.c.  Writes DIR/bin/* and DIR/tests.list.
+# Build the guest test programs for one arch: the tree's futex selftests and
+# tests/guest/*.c (static), and lib/ (the TP mutex library and its pthread shim,
+# installed with the glibc runtime it needs into DIR/rootfs/, which
+# ci/initramfs.sh copies into the guest as it is).  Writes DIR/bin/*, DIR/rootfs/
+# and DIR/tests.list.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,19 @@ sed -n 's/^\.\/\([^ ]*\)\(.*\)$/\1\2/p' "$sdir/run.sh" | sed 's/ *\$COLOR//; s/ 
 			"/tpf/selftests/$prog${args:+ $args}" >>"$list"
 	done
 
+# lib/: its own Makefile builds it for the arch and installs the shim, the tests
+# and (RUNTIME=1) the dynamic linker, libc.so.6 and libgcc_s.so.1 at their guest paths.
+# Its suites must run in TP mode on the series' kernel, in glibc mode on the stock one
+# (TPF_STOCK=1, make lib-fallback; docs: lib/README.md).
+if ! make -C "$TPF_ROOT/lib" CROSS_COMPILE="$CROSS" O="$out/lib-build" \
+	install DESTDIR="$out/rootfs" PREFIX=/tpf/lib RUNTIME=1 >>"$log" 2>&1; then
+	die "lib/ did not build for $arch: see $log"
+fi
+lib_mode=tp
+[ "${TPF_STOCK:-0}" = 1 ] && lib_mode=glibc
+printf '%s\tproject/lib-tests\t%s\n' "$default_timeout" \
+	"sh /tpf/lib/tests/run-tests.sh --expect $lib_mode /tpf/lib" >>"$list"
+
 # The project's own guest tests; "timeout: N" in the first lines sets N.
 for c in "$TPF_ROOT"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
@@ -53,5 +69,6 @@ for c in "$TPF_ROOT"/tests/guest/*.c; do
 	to=$(head -n 5 "$c" | sed -n 's/.*timeout: *\([0-9]*\).*/\1/p' | head -n1)
 	printf '%s\tproject/%s\t%s\n' "${to:-$default_timeout}" "$name" "/tpf/tests/$name" >>"$list"
 done
+
 [ -s "$list" ] || die "no guest tests found for $arch"
 info "$(wc -l <"$list") guest tests for $arch"

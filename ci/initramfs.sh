@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Pack a static initramfs for one arch with the kernel's usr/gen_init_cpio:
-# busybox, ci/guest/init and the guest tests under /tpf.
+# busybox, ci/guest/init, the guest tests under /tpf and the files of TESTDIR/rootfs/
+# (if any) at their own paths.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +39,13 @@ list=$out.list
 			[ -f "$f" ] && [ -x "$f" ] && echo "file /tpf/$sub/$(basename "$f") $f 755 0 0"
 		done
 	done
+	if [ -d "$tests/rootfs" ]; then
+		(cd "$tests/rootfs" && find . -mindepth 1 -type d | sort) |
+			sed 's|^\.\(.*\)$|dir \1 755 0 0|'
+		(cd "$tests/rootfs" && find . -type f | sort) | while read -r f; do
+			echo "file ${f#.} $tests/rootfs/${f#./} $(stat -c %a "$tests/rootfs/$f") 0 0"
+		done
+	fi
 } >"$list"
 "$obj/usr/gen_init_cpio" "$list" >"$out.tmp" || die "gen_init_cpio failed on $list"
 mv "$out.tmp" "$out"

@@ -26,17 +26,18 @@ fi
 GIT=(git -c user.name=tp-futex -c user.email=tp-futex@users.noreply.github.com
 	-c init.defaultBranch=main -c advice.detachedHead=false -c gc.auto=0)
 
-# The pristine tree as a bare git repo, made once per Debian version.  Bare: the trees
-# are clones of it, so its own 1.7 GB work tree would only take disk.
-base=$TPF_BUILD/src/base-$debver.git
-if [ ! -f "$base/tpf-base-done" ]; then
+# The pristine tree as a git repo, made once per Debian version.  The trees are
+# clones of it that borrow its objects (git clone --shared: their
+# .git/objects/info/alternates names $base/.git/objects, so that path must stay), and
+# nothing reads its own work tree: that is deleted, which saves 1.7 GB.
+base=$TPF_BUILD/src/base-$debver
+if [ ! -f "$base/.tpf-base-done" ]; then
 	info "extracting $TPF_TARBALL ($debver)"
-	work=$TPF_BUILD/src/base-$debver
-	rm -rf "$base.tmp" "$work"
-	mkdir -p "$work"
-	tar -C "$work" --strip-components=1 -xf "$TPF_TARBALL"
+	rm -rf "$base.tmp"
+	mkdir -p "$base.tmp"
+	tar -C "$base.tmp" --strip-components=1 -xf "$TPF_TARBALL"
 	(
-		cd "$work"
+		cd "$base.tmp"
 		"${GIT[@]}" init -q
 		"${GIT[@]}" add -A -f
 		"${GIT[@]}" commit -q -m "Debian linux-source-6.12 $debver"
@@ -47,12 +48,12 @@ if [ ! -f "$base/tpf-base-done" ]; then
 		"${GIT[@]}" commit -q -a -m "gitignore: drop Debian's top-level ignore-all rule"
 		"${GIT[@]}" tag tpf-base
 	)
-	mv "$work/.git" "$base.tmp"
-	git --git-dir="$base.tmp" config core.bare true
-	touch "$base.tmp/tpf-base-done"
-	rm -rf "$work" "$base"
+	touch "$base.tmp/.tpf-base-done"
+	rm -rf "$base"
 	mv "$base.tmp" "$base"
 fi
+# Also for a base made before the work tree was dropped.
+find "$base" -mindepth 1 -maxdepth 1 ! -name .git ! -name .tpf-base-done -exec rm -rf {} +
 
 info "applying the series (key $key)"
 tmp=$dest.tmp

@@ -38,6 +38,15 @@
  * Timeouts, condattr clocks and process-shared condition variables are
  * glibc's; cancellation retakes the TP mutex before the user's cleanup
  * handlers run, as POSIX requires.
+ *
+ * Statistics
+ * ----------
+ * With TP_SHIM_STATS=1 the shim counts the lock calls (lock, trylock,
+ * timedlock, clocklock) by where they went: TP futexes, or glibc and why
+ * (no TP in this process, or the mutex's kind).  It prints one line the
+ * first time a process locks a mutex of each kind, which also shows in
+ * children that leave with _exit(), and the totals at exit().  Without it
+ * the only cost is one predictable branch per lock call.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -113,6 +122,86 @@ static void *must(const char *name)
 	return fn;
 }
 
+/* ---- Statistics (TP_SHIM_STATS=1; see the top of this file) --------- */
+
+/* glibc's mutex kind bits in __kind (nptl/pthreadP.h). */
+#define KIND_TYPE_MASK		3
+#define KIND_ROBUST		16
+#define KIND_PRIO_INHERIT	32
+#define KIND_PRIO_PROTECT	64
+#define KIND_PSHARED		128
+
+enum { ST_TP, ST_NO_TP, ST_RECURSIVE, ST_ERRORCHECK, ST_ROBUST, ST_PI, ST_PP,
+       ST_PSHARED, ST_N };
+
+static const char *const st_name[ST_N] = {
+	[ST_TP]		= "on TP futexes",
+	[ST_NO_TP]	= "on glibc: no TP futexes in this process",
+	[ST_RECURSIVE]	= "on glibc: recursive mutex",
+	[ST_ERRORCHECK]	= "on glibc: error-checking mutex",
+	[ST_ROBUST]	= "on glibc: robust mutex",
+	[ST_PI]		= "on glibc: priority-inheritance mutex",
+	[ST_PP]		= "on glibc: priority-protect mutex",
+	[ST_PSHARED]	= "on glibc: process-shared mutex",
+};
+
+static bool stats_on;
+static unsigned long st_count[ST_N];
+static unsigned int st_seen;
+
+static void stats_print(void)
+{
+	int i;
+
+	for (i = 0; i < ST_N; i++)
+		if (st_count[i])
+			say("tp-shim: stats: pid %d: %lu lock calls %s\n", (int)getpid(),
+			    __atomic_load_n(&st_count[i], __ATOMIC_RELAXED), st_name[i]);
+}
+
+/* A forked child counts, and reports first locks, for itself. */
+static void stats_child(void)
+{
+	memset(st_count, 0, sizeof(st_count));
+	st_seen = 0;
+}
+
+static void __attribute__((noinline)) stats_lock(const pthread_mutex_t *m, bool tp)
+{
+	int kind = __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED);
+	unsigned int bit;
+	int c;
+
+	if (tp)
+		c = ST_TP;
+	else if (kind & KIND_PSHARED)
+		c = ST_PSHARED;
+	else if (kind & KIND_PRIO_INHERIT)
+		c = ST_PI;
+	else if (kind & KIND_PRIO_PROTECT)
+		c = ST_PP;
+	else if (kind & KIND_ROBUST)
+		c = ST_ROBUST;
+	else if ((kind & KIND_TYPE_MASK) == PTHREAD_MUTEX_RECURSIVE_NP)
+		c = ST_RECURSIVE;
+	else if ((kind & KIND_TYPE_MASK) == PTHREAD_MUTEX_ERRORCHECK_NP)
+		c = ST_ERRORCHECK;
+	else
+		c = ST_NO_TP;
+	__atomic_add_fetch(&st_count[c], 1, __ATOMIC_RELAXED);
+	bit = 1u << c;
+	if (!(__atomic_fetch_or(&st_seen, bit, __ATOMIC_RELAXED) & bit))
+		say("tp-shim: stats: pid %d: first lock call %s\n", (int)getpid(),
+		    st_name[c]);
+}
+
+static bool env_set(const char *name)
+{
+	const char *val = getenv(name);
+
+	return val && *val && strcmp(val, "0") != 0;
+}
+
 static void resolve(void)
 {
 	real.mutex_lock = (int (*)(pthread_mutex_t *))must("pthread_mutex_lock");
@@ -139,13 +228,11 @@ static void resolve(void)
 	real.cond_clockwait = (int (*)(pthread_cond_t *, pthread_mutex_t *,
 				       clockid_t, const struct timespec *))
 		dlsym(RTLD_NEXT, "pthread_cond_clockwait");
-}
-
-static bool env_set(const char *name)
-{
-	const char *val = getenv(name);
-
-	return val && *val && strcmp(val, "0") != 0;
+	if (env_set("TP_SHIM_STATS")) {
+		stats_on = true;
+		atexit(stats_print);
+		pthread_atfork(NULL, NULL, stats_child);
+	}
 }
 
 static int __attribute__((noinline)) decide(void)
@@ -205,6 +292,16 @@ static inline bool use_tp(const pthread_mutex_t *m)
 	return shim() == MODE_TP && tp_kind(m);
 }
 
+/* use_tp(), counted when TP_SHIM_STATS is set: for the lock calls. */
+static inline bool lock_tp(const pthread_mutex_t *m)
+{
+	bool tp = use_tp(m);
+
+	if (__builtin_expect(stats_on, 0))
+		stats_lock(m, tp);
+	return tp;
+}
+
 static inline uint32_t *word_of(pthread_mutex_t *m)
 {
 	return (uint32_t *)&m->__data.__lock;
@@ -219,14 +316,14 @@ static bool valid_abstime(const struct timespec *abs)
 
 SHIM_API int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	if (use_tp(m))
+	if (lock_tp(m))
 		return tp_word_lock(word_of(m), FUTEX_PRIVATE_FLAG);
 	return real.mutex_lock(m);
 }
 
 SHIM_API int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	if (use_tp(m))
+	if (lock_tp(m))
 		return tp_word_trylock(word_of(m));
 	return real.mutex_trylock(m);
 }
@@ -234,7 +331,7 @@ SHIM_API int pthread_mutex_trylock(pthread_mutex_t *m)
 SHIM_API int pthread_mutex_timedlock(pthread_mutex_t *m,
 				     const struct timespec *abstime)
 {
-	if (use_tp(m))
+	if (lock_tp(m))
 		return tp_word_timedlock(word_of(m), abstime, CLOCK_REALTIME,
 					 FUTEX_PRIVATE_FLAG);
 	return real.mutex_timedlock(m, abstime);
@@ -243,7 +340,7 @@ SHIM_API int pthread_mutex_timedlock(pthread_mutex_t *m,
 SHIM_API int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
 				     const struct timespec *abstime)
 {
-	if (use_tp(m))
+	if (lock_tp(m))
 		return tp_word_timedlock(word_of(m), abstime, clk,
 					 FUTEX_PRIVATE_FLAG);
 	return real.mutex_clocklock ? real.mutex_clocklock(m, clk, abstime) : ENOSYS;

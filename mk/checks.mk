@@ -13,8 +13,9 @@
 #                               (tools/memory-model of the series' tree, or TPF_LKMM_DIR=dir) and
 #                               compares each with its header's "Result:"; fixed/broken twins
 #                               (ci/check-litmus.sh; herd7 from make deps, ci/deps-herd.sh)
+#   make check-tuning           every bench/tuning/*.patch applies on top of the series
 #   make static-checks          check-shell check-splat check-litmus check-workflows
-#                               ci-replay-selftest check-spelling checkpatch
+#                               ci-replay-selftest check-spelling checkpatch check-tuning
 #   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
 #   make ci-summary [ARCH=a] [KCONFIG=debug] [ARTIFACT=name]
 #                               ci/report.sh --markdown ARCH + the QEMU accelerator that ran
@@ -43,7 +44,7 @@ tpf_checks_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: check-shell check-splat check-litmus check-workflows checkpatch check-spelling check-series static-checks \
+.PHONY: check-shell check-splat check-litmus check-workflows checkpatch check-spelling check-series check-tuning static-checks \
 	cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch \
 	ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
 
@@ -70,7 +71,10 @@ check-spelling:
 check-series:
 	$(TPF_CHECKS_ROOT)/ci/check-series.sh
 
-static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch
+check-tuning:
+	@$(TPF_CHECKS_ROOT)/ci/check-tuning.sh
+
+static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch check-tuning
 
 tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
 

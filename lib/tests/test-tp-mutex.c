@@ -151,6 +151,7 @@ struct timed {
 	struct timespec abs;
 	long ms;			/* out: time spent */
 	bool early;			/* out: returned before abs */
+	long late_ms;			/* out: returned this long after abs */
 };
 
 static void *timed_thread(void *arg)
@@ -165,19 +166,21 @@ static void *timed_thread(void *arg)
 	clock_gettime(t->clk, &now);
 	t->early = now.tv_sec < t->abs.tv_sec ||
 		   (now.tv_sec == t->abs.tv_sec && now.tv_nsec < t->abs.tv_nsec);
+	t->late_ms = (now.tv_sec - t->abs.tv_sec) * 1000 +
+		     (now.tv_nsec - t->abs.tv_nsec) / 1000000;
 	if (ret == 0)
 		tp_mutex_unlock(t->m);
 	return (void *)(long)ret;
 }
 
 static int timed_other(tp_mutex_t *m, clockid_t clk, struct timespec abs,
-		       long *ms, bool *early)
+		       long *late_ms, bool *early)
 {
-	struct timed t = { m, clk, abs, 0, false };
+	struct timed t = { m, clk, abs, 0, false, 0 };
 	int ret = in_thread(timed_thread, &t);
 
-	if (ms)
-		*ms = t.ms;
+	if (late_ms)
+		*late_ms = t.late_ms;
 	if (early)
 		*early = t.early;
 	return ret;
@@ -213,11 +216,11 @@ static void test_timed(void)
 	       err_name(ret));
 	ret = timed_other(&m, CLOCK_MONOTONIC, ts_in(CLOCK_MONOTONIC, 50), &ms, &early);
 	tap_ok(ret == ETIMEDOUT && !early,
-	       "contended timedlock, CLOCK_MONOTONIC +50 ms: ETIMEDOUT, not early, after %ld ms (%s)",
+	       "contended timedlock, CLOCK_MONOTONIC +50 ms: ETIMEDOUT, not early, %ld ms after the deadline (%s)",
 	       ms, err_name(ret));
 	ret = timed_other(&m, CLOCK_REALTIME, ts_in(CLOCK_REALTIME, 50), &ms, &early);
 	tap_ok(ret == ETIMEDOUT && !early,
-	       "contended timedlock, CLOCK_REALTIME +50 ms: ETIMEDOUT, not early, after %ld ms (%s)",
+	       "contended timedlock, CLOCK_REALTIME +50 ms: ETIMEDOUT, not early, %ld ms after the deadline (%s)",
 	       ms, err_name(ret));
 	ts = ts_in(CLOCK_MONOTONIC, 1000);
 	ts.tv_nsec = 1000000000L;
@@ -233,7 +236,7 @@ static void test_timed(void)
 	       err_name(ret));
 
 	/* A waiter with a distant deadline gets the lock when it is released. */
-	tw = (struct timed){ &m, CLOCK_MONOTONIC, ts_in(CLOCK_MONOTONIC, 10000), 0, false };
+	tw = (struct timed){ &m, CLOCK_MONOTONIC, ts_in(CLOCK_MONOTONIC, 10000), 0, false, 0 };
 	pthread_create(&t, NULL, timed_thread, &tw);
 	usleep(30000);
 	tp_mutex_unlock(&m);

@@ -1,0 +1,13 @@
+# mk/lib.mk - lib/ (the TP mutex library and its LD_PRELOAD pthread shim) in the guests
+# (included by the top-level Makefile).  make test already runs lib/'s tests on the kernel
+# with the series (project/lib-tests, TP mode); this is the other half:
+#
+#   make lib-fallback [ARCH=x86_64|arm64]
+#                       boot the same Debian kernel without the series (TPF_STOCK=1) and run
+#                       lib/tests/run-tests.sh --expect glibc there: the shim falls back to
+#                       glibc, says so once, and passes (ci/lib-fallback.sh; lib/README.md)
+
+.PHONY: lib-fallback
+
+lib-fallback: deps-ensure
+	@rc=0; for a in $(ARCHES); do ci/lib-fallback.sh $$a || rc=1; done; exit $$rc
