@@ -12,6 +12,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -64,11 +65,17 @@ def load_arch(results, arch):
             exit_cost = json.load(fh)
     except FileNotFoundError:
         pass
+    real = None
+    try:
+        with open(os.path.join(d, "real", "summary.json")) as fh:
+            real = json.load(fh)
+    except FileNotFoundError:
+        pass
     prev = None
     if os.path.isdir(os.path.join(d, "previous")):
         prev = load_arch(d, "previous")
     return {"arch": arch, "meta": meta, "cases": cases, "dir": d, "exit": exit_cost,
-            "previous": prev}
+            "real": real, "previous": prev}
 
 
 def ops(case, t):
@@ -937,6 +944,8 @@ def page(archs, made, have_gp, results):
           "owner is regularly preempted; spinning then wastes the time slice, which is "
           "where TP (and the spinlock, worse) can lose against a sleeping mutex.", ""]
 
+    L += real_section(archs)
+
     for a in archs:
         L += arch_section(a, made)
 
@@ -945,6 +954,7 @@ def page(archs, made, have_gp, results):
           "make perf ARCH=x86_64          # static perf from the series tree (once per series)",
           "make bench ARCH=x86_64                  # BENCH=quick: CI, ~3 min once the kernel is built",
           "make bench ARCH=arm64 BENCH=full        # ~11 min on an idle 2-core host (more if shared); saves results/arm64/",
+          "make bench ARCH=arm64 BENCH=full REAL=only  # only the real programs (5 rounds x 3 s); saves results/arm64/real/",
           "make bench-report                       # regenerate this page from results/",
           "",
           "# more vCPUs (only meaningful on a host with at least that many idle cores):",
@@ -964,6 +974,63 @@ def page(archs, made, have_gp, results):
           "`build/bench/<arch>/`; `make bench-report BENCH_RESULTS=build/bench` reports those.",
           ""]
     return "\n".join(L)
+
+
+REAL_WHAT = {
+    "sysbench-mutex": "`sysbench mutex`: fixed work, T threads × N locks of one mutex "
+                      "(`--mutex-num=1`), 50 empty loops between locks",
+    "sysbench-threads": "`sysbench threads`: T threads, one mutex, lock + 10 `sched_yield()` "
+                        "+ unlock per event",
+    "stress-ng-mutex": "`stress-ng --mutex 1 --mutex-procs T`: T threads on one mutex, "
+                       "priorities changed at random",
+    "stress-ng-futex": "`stress-ng --futex T`: the stock FUTEX_WAIT/FUTEX_WAKE ops, no "
+                       "pthread mutex in the loop (the control: the shim must not matter)",
+}
+
+
+def real_stat(line):
+    """A TPF-REAL-STATS text ("<what> (xN)", N = processes that printed it) for the table."""
+    m = re.match(r"(.*) \(x(\d+)\)$", line)
+    what, n = (m.group(1), int(m.group(2))) if m else (line, 1)
+    procs = f"{n} process{'es' if n != 1 else ''}"
+    if what.startswith("first lock call "):
+        return f"{procs} locked {what[len('first lock call '):]}"
+    return f"{what} (totals of the {procs} that called exit())"
+
+
+def real_section(archs):
+    """The "Real programs" section: ci/bench-real.sh's summary.json per arch."""
+    have = [a for a in archs if a.get("real")]
+    L = ["## Real programs", ""]
+    if not have:
+        return L + ["No results yet: `make bench BENCH=full` runs them (or "
+                    "`make bench REAL=only`), and `results/<arch>/real/` keeps them.", ""]
+    L += ["Debian's `sysbench` and `stress-ng`, unmodified, each run with plain glibc and "
+          "with `lib/`'s `LD_PRELOAD` shim (`LD_PRELOAD=libtp-shim.so`, which puts normal and "
+          "adaptive `pthread_mutex_t` on FUTEX_LOCK/FUTEX_UNLOCK), in one boot, the two "
+          "interleaved and the order flipped every round (`ci/bench-real.sh`, "
+          "`bench/real/run.sh`).  **The same emulation caveat as above holds, more so**: "
+          "these programs spend much of their time in emulated code that has nothing to do "
+          "with the lock, so a ratio says which way the shim moves the program under TCG on "
+          "this host, not what it would do on hardware.  The ratio is tp/glibc per round; "
+          "the median and the min–max over the rounds are shown, and a difference inside "
+          "the spread of `stress-ng --futex` (the control) means nothing.", ""]
+    for a in have:
+        r = a["real"]
+        L += [f"### {a['arch']}", "",
+              f"Series `{r.get('series_key', '?')}`, {r['vcpus']} vCPUs, T = {r['threads']} "
+              f"threads, {r['rounds']} round{'s' if r['rounds'] != 1 else ''} of about "
+              f"{r['seconds']} s per program and library.", "",
+              "| program | glibc ops/s (median) | TP shim ops/s (median) | tp/glibc (median) "
+              "| min–max over rounds | where the lock calls went (a run with TP_SHIM_STATS=1) |",
+              "|---|---:|---:|---:|---|---|"]
+        for p in r["programs"]:
+            st = "; ".join(real_stat(x) for x in p.get("shim_stats", []))
+            L.append(f"| {REAL_WHAT.get(p['program'], p['program'])} | {fmt_ops(p['glibc_median'])} | "
+                     f"{fmt_ops(p['tp_median'])} | **{p['ratio_median']:.2f}** | "
+                     f"{p['ratio_min']:.2f}–{p['ratio_max']:.2f} | {st or '-'} |")
+        L.append("")
+    return L
 
 
 def main():

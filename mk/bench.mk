@@ -7,6 +7,10 @@
 #                                   guest via `make run`; results in build/bench/<arch>/,
 #                                   BENCH=full also copies them to results/<arch>/.
 #                                   No ARCH: both arches (like the other targets).
+#                                   [REAL=0|1|only] [REAL_ROUNDS=n] [REAL_SECONDS=s]: the real
+#                                   programs (sysbench, stress-ng; glibc vs lib/'s TP shim, one
+#                                   boot, interleaved; ci/bench-real.sh) after perf bench: on by
+#                                   default for BENCH=quick (1 x 1 s) and full (5 x 3 s)
 #   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."] [TUNING_SAVE=1]
 #                                   one kernel per bench/tuning/*.patch variant (+ base, and
 #                                   host-busy = base beside one busy loop per host CPU), the
@@ -42,10 +46,23 @@ TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 perf:
 	@for a in $(TPF_BENCH_ARCHES); do $(TPF_BENCH_ROOT)/ci/bench.sh --build-perf $$a || exit 1; done
 
-# Each arch is benchmarked even if the other one failed.
+# Each arch is benchmarked even if the other one failed.  REAL: the real programs too
+# (ci/bench-real.sh): BENCH=quick 1 round of 1 s, BENCH=full 5 rounds of 3 s (saved with the
+# rest of BENCH=full), other matrices none unless REAL=1; REAL=0 never, REAL=only nothing else.
+tpf_bench_mode = $(or $(BENCH),quick)
+tpf_real = $(or $(REAL),$(if $(filter quick full,$(tpf_bench_mode)),1,0))
+tpf_real_rounds = $(or $(REAL_ROUNDS),$(if $(filter full,$(tpf_bench_mode)),5,1))
+tpf_real_seconds = $(or $(REAL_SECONDS),$(if $(filter full,$(tpf_bench_mode)),3,1))
 bench:
+	@case "$(tpf_real)" in 0|1|only) ;; *) echo "make bench: REAL=$(REAL) is not 0, 1 or only" >&2; exit 2 ;; esac
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $$a $(or $(BENCH),quick) || rc=1; \
+		if [ "$(tpf_real)" != only ]; then \
+			BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $$a $(tpf_bench_mode) || rc=1; \
+		fi; \
+		if [ "$(tpf_real)" != 0 ]; then \
+			BENCH_CPUS=$(or $(BENCH_CPUS),2) BENCH_SAVE=$(or $(BENCH_SAVE),$(if $(filter full,$(tpf_bench_mode)),1,0)) \
+			$(TPF_BENCH_ROOT)/ci/bench-real.sh $$a bench $(tpf_real_rounds) $(tpf_real_seconds) || rc=1; \
+		fi; \
 	done; exit $$rc
 
 bench-tuning:
