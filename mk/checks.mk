@@ -14,6 +14,8 @@
 #                               compares each with its header's "Result:"; fixed/broken twins
 #                               (ci/check-litmus.sh; herd7 from make deps, ci/deps-herd.sh)
 #   make check-tuning           every bench/tuning/*.patch applies on top of the series
+#   make check-vm [ARCH=a]      ci/vm's verdicts on real boots: tests/hooks/exit3.sh gives 3,
+#                               panic.sh and warn.sh 255 (ci/check-vm.sh)
 #   make static-checks          check-shell check-splat check-litmus check-workflows
 #                               ci-replay-selftest check-spelling checkpatch check-tuning
 #   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
@@ -44,13 +46,14 @@ tpf_checks_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: check-shell check-splat check-litmus check-workflows checkpatch check-spelling check-series check-tuning static-checks \
+.PHONY: check-shell check-splat check-litmus check-workflows checkpatch check-spelling check-series check-tuning check-vm static-checks \
 	cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch \
 	ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
 
 check-shell:
 	@command -v shellcheck >/dev/null || { echo "check-shell: missing tool 'shellcheck': run 'make deps'" >&2; exit 1; }
-	cd $(TPF_CHECKS_ROOT) && shellcheck -x -P SCRIPTDIR ci/*.sh $(wildcard $(TPF_CHECKS_ROOT)/.ci/run)
+	cd $(TPF_CHECKS_ROOT) && shellcheck -x -P SCRIPTDIR ci/*.sh ci/vm ci/guest/init bench/real/*.sh \
+		lib/tests/*.sh tests/hooks/*.sh $(wildcard $(TPF_CHECKS_ROOT)/.ci/run)
 	@echo "check-shell: clean"
 
 check-splat:
@@ -73,6 +76,9 @@ check-series:
 
 check-tuning:
 	@$(TPF_CHECKS_ROOT)/ci/check-tuning.sh
+
+check-vm:
+	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/check-vm.sh $$a || rc=1; done; exit $$rc
 
 static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch check-tuning
 
