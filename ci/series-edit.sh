@@ -25,8 +25,9 @@ export)
 	[ "$n" -gt 0 ] || die "no commits on top of tpf-base in $tree: nothing to export"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	# core.abbrev=12: the index lines do not depend on how many objects the tree has.
-	git -C "$tree" -c core.abbrev=12 format-patch -q --zero-commit --no-signature -o "$tmp" tpf-base..HEAD
+	# core.abbrev=9 (what the first exports had): the index lines do not depend on how many
+	# objects the tree has.
+	git -C "$tree" -c core.abbrev=9 format-patch -q --zero-commit --no-signature -o "$tmp" tpf-base..HEAD
 	rm -f "$TPF_ROOT"/kernel/patches/*.patch
 	mkdir -p "$TPF_ROOT/kernel/patches"
 	mv "$tmp"/*.patch "$TPF_ROOT/kernel/patches/"
