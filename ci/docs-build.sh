@@ -65,7 +65,7 @@ nav="$out/src/nav.html"
 
 # benchmarks.md, series-design.md, ci-local.md and reliability.md belong to other owners; until they exist,
 # links to them render as text instead of failing the build.
-export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra DOCS_OPTIONAL_PAGES="benchmarks series-design ci-local reliability"
+export DOCS_SRCDIR=$root/docs DOCS_EXTRA_PAGES=$extra
 common=(--standalone --fail-if-warnings --css style.css --include-before-body "$nav"
 	--lua-filter "$root/ci/docs-links.lua" -t html5)
 

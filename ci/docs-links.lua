@@ -8,9 +8,6 @@
 
 local srcdir = os.getenv("DOCS_SRCDIR") or "."
 local extra = " " .. (os.getenv("DOCS_EXTRA_PAGES") or "") .. " "
--- Pages other people own and may not have written yet (DOCS_OPTIONAL_PAGES):
--- while one is missing, links to it are rendered as plain text, with a note.
-local optional = " " .. (os.getenv("DOCS_OPTIONAL_PAGES") or "") .. " "
 local ids_cache = {}
 
 local function read_file(path)
@@ -45,11 +42,6 @@ function Link(el)
   local page, anchor = t:match("^([%w._/-]+)%.md(#?[%w._-]*)$")
   if page then
     local ids = page_ids(page)
-    if not ids and optional:find(" " .. page .. " ", 1, true) then
-      io.stderr:write("docs-build: note: docs/" .. page .. ".md does not exist yet;"
-        .. " link '" .. t .. "' rendered as text\n")
-      return el.content
-    end
     if not ids then
       error("broken link '" .. t .. "': " .. srcdir .. "/" .. page .. ".md does not exist")
     end

@@ -53,7 +53,6 @@ failed_tests() {
   grep -aE '^not ok([[:space:]]|$)' "$1" | sed -E 's/^not ok[[:space:]]*[0-9]*[[:space:]]*(-[[:space:]]*)?//' |
     grep -viE '#[[:space:]]*TODO' || true
 }
-splat_re='Kernel panic|BUG: |WARNING: CPU:|Oops|general protection fault|Unable to handle kernel|INFO: task .* blocked for more than|self-detected stall|soft lockup|KASAN: |UBSAN: |kmemleak: [0-9]+ new suspected'
 
 if [[ -f $dir/results.tap ]]; then
   while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$dir")/results.tap"; done < <(failed_tests "$dir/results.tap")
@@ -76,9 +75,10 @@ else
   }
   for f in "${files[@]}"; do
     while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$f")"; done < <(failed_tests "$f")
+    # The same denylist as every verdict (ci/splat-denylist.txt, via ci/splat-check.sh).
     while IFS= read -r l; do
-      note s "kernel splat" "$(splat "$l")" "$(rel "$f")"
-    done < <(grep -aE "$splat_re" "$f" | head -n 20 || true)
+      [[ -n $l ]] && note s "kernel splat" "$(splat "$l")" "$(rel "$f") line ${l%%:*}"
+    done < <("$top/ci/splat-check.sh" "$f" 2>/dev/null | head -n 20 || true)
   done
 fi
 echo "gh-annotate: $arch: $fails failed test(s), $splats kernel splat line(s), $nprob run problem(s) in $(rel "$dir")/" >&2

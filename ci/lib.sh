@@ -36,12 +36,12 @@ arch_env() {
 	case "$1" in
 	x86_64)
 		KARCH=x86_64 CROSS="" GCC=gcc IMAGE=arch/x86/boot/bzImage
-		QEMU=qemu-system-x86_64 CONSOLE=ttyS0 DEB_ARCH=amd64
+		QEMU=qemu-system-x86_64 CONSOLE=ttyS0
 		;;
 	arm64)
 		KARCH=arm64 CROSS=aarch64-linux-gnu- GCC=aarch64-linux-gnu-gcc
 		IMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64
-		CONSOLE=ttyAMA0 DEB_ARCH=arm64
+		CONSOLE=ttyAMA0
 		;;
 	esac
 }
@@ -109,15 +109,6 @@ series_key() {
 		echo
 		series_patches | while read -r p; do cat "$p"; done
 	} | sha256sum | cut -c1-12
-}
-
-# config_key ARCH [KCONFIG]: identifies the config fragments in use.
-config_key() {
-	local f
-	for f in "$TPF_ROOT/kernel/config/common.config" \
-		"$TPF_ROOT/kernel/config/$1.config" ${2:+"$TPF_ROOT/kernel/config/$2.config"}; do
-		cat "$f"
-	done | sha256sum | cut -c1-8
 }
 
 # buildname ARCH [KCONFIG]: ARCH-VARIANT, with "-stock" for the kernel without the
