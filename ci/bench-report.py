@@ -1027,6 +1027,22 @@ def real_section(archs):
                      f"{fmt_ops(p['tp_median'])} | **{p['ratio_median']:.2f}** | "
                      f"{p['ratio_min']:.2f}–{p['ratio_max']:.2f} | {st or '-'} |")
         L.append("")
+        ctl = next((p for p in r["programs"] if p["program"] == "stress-ng-futex"), None)
+        if ctl:
+            out = []
+            for p in r["programs"]:
+                if p is ctl:
+                    continue
+                if p["ratio_min"] > ctl["ratio_max"]:
+                    out.append(f"`{p['program']}` faster with the shim ({p['ratio_median']:.2f})")
+                elif p["ratio_max"] < ctl["ratio_min"]:
+                    out.append(f"`{p['program']}` slower with the shim ({p['ratio_median']:.2f})")
+            inside = [f"`{p['program']}`" for p in r["programs"] if p is not ctl and
+                      not (p["ratio_min"] > ctl["ratio_max"] or p["ratio_max"] < ctl["ratio_min"])]
+            L.append(f"Against the control's spread ({ctl['ratio_min']:.2f}–{ctl['ratio_max']:.2f}): "
+                     + ("; ".join(out) if out else "no program moves beyond it")
+                     + (f"; inside it, so no verdict: {', '.join(inside)}" if inside else "") + ".")
+            L.append("")
     return L
 
 
