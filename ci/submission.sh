@@ -164,6 +164,10 @@ if [[ -n $page ]]; then
     rm -f "$tmp/bench-$a.txt"
   done
   echo "(From $src: median ops/s; QEMU numbers, so compare the ratios, not the absolute rates.)" >>"$bench"
+  # The real programs, as ci/bench-report.py writes them for a mail.
+  if [[ -s docs/bench/real-programs.txt ]]; then
+    { echo; cat docs/bench/real-programs.txt; } >>"$bench"
+  fi
 else
   echo "[No benchmark results yet: no docs/benchmarks.md or results/<arch>/summary.csv.  Run make bench BENCH=full for x86_64 and arm64 and make bench-report, then regenerate this submission.]" >"$bench"
 fi
