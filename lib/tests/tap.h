@@ -96,6 +96,16 @@ static inline struct timespec ts_in(clockid_t clk, long ms)
 	return ts;
 }
 
+/* Has CLOCK_MONOTONIC reached the deadline? */
+static inline bool ts_passed(const struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline->tv_sec ||
+	       (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
 static inline long ms_since(const struct timespec *start)
 {
 	struct timespec now;

@@ -213,15 +213,6 @@ static int inside;
 static struct timespec stop_at;
 static unsigned long pairs;		/* completed lock/unlock pairs */
 
-static bool budget_over(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > stop_at.tv_sec ||
-	       (now.tv_sec == stop_at.tv_sec && now.tv_nsec >= stop_at.tv_nsec);
-}
-
 static void *count_thread(void *arg)
 {
 	long id = (long)arg, errors = 0, done = 0;
@@ -230,7 +221,7 @@ static void *count_thread(void *arg)
 	for (int i = 0; i < NITERS; i++) {
 		int ret;
 
-		if (!(i & 255) && budget_over())
+		if (!(i & 255) && ts_passed(&stop_at))
 			break;
 
 		switch ((id + i) % 4) {
