@@ -42,6 +42,15 @@ def f(x):
         return None
 
 
+def load_json(path, default=None):
+    """The JSON file at PATH, or DEFAULT if there is none."""
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        return default
+
+
 def load_arch(results, arch):
     d = os.path.join(results, arch)
     try:
@@ -49,28 +58,13 @@ def load_arch(results, arch):
             rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         return None
-    meta = {}
-    try:
-        with open(os.path.join(d, "meta.json")) as fh:
-            meta = json.load(fh)
-    except FileNotFoundError:
-        pass
+    meta = load_json(os.path.join(d, "meta.json"), {})
     cases = {}
     for r in rows:
         key = tuple(int(r[k]) for k in ("threads", "load", "wait", "shared"))
         cases.setdefault(key, {})[r["type"]] = r
-    exit_cost = None
-    try:
-        with open(os.path.join(d, "exit-cost", "summary.json")) as fh:
-            exit_cost = json.load(fh)
-    except FileNotFoundError:
-        pass
-    real = None
-    try:
-        with open(os.path.join(d, "real", "summary.json")) as fh:
-            real = json.load(fh)
-    except FileNotFoundError:
-        pass
+    exit_cost = load_json(os.path.join(d, "exit-cost", "summary.json"))
+    real = load_json(os.path.join(d, "real", "summary.json"))
     prev = None
     if os.path.isdir(os.path.join(d, "previous")):
         prev = load_arch(d, "previous")

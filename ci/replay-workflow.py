@@ -724,11 +724,12 @@ class Leg:
         """Remove the clone's kernel trees, objects and the job's home (ccache); prints what it freed."""
         paths = [os.path.join(self.ws, p) for p in self.PRUNE] + [os.path.join(self.home, ".cache")]
         paths = [p for p in paths if os.path.lexists(p)]
-        freed = sum(du_bytes(p) for p in paths)
+        before = shutil.disk_usage(self.dir).free
         for p in paths:
             remove_tree(p)
         if paths:
-            info(f"      pruned the clone's trees and objects ({freed / 1e9:.1f} GB; KEEP=1 keeps them)")
+            freed = max(shutil.disk_usage(self.dir).free - before, 0)
+            info(f"      pruned the clone's trees and objects ({freed / 1e9:.1f} GB freed; KEEP=1 keeps them)")
 
     # -- uses: ---------------------------------------------------------------------------------
     def action(self, uses, with_, log, dry):
@@ -1259,10 +1260,6 @@ def need_disk(path):
 
 
 def du(path):
-    return f"{du_bytes(path) / 1e6:.0f} MB"
-
-
-def du_bytes(path):
     total = 0
     p = os.path.realpath(path)
     if os.path.isfile(p):
@@ -1273,7 +1270,7 @@ def du_bytes(path):
                 total += os.lstat(os.path.join(d, f)).st_size
             except OSError:
                 pass
-    return total
+    return f"{total / 1e6:.0f} MB"
 
 
 def overlay_worktree(ws):

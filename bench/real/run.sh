@@ -18,13 +18,15 @@ export LD_LIBRARY_PATH=/tpf/real/lib
 bin=/tpf/real/bin
 shim=/tpf/lib/libtp-shim.so
 failed=0
+# sysbench mutex is fixed work: this many locks per thread per second asked for.
+locks=100000
 
 # prog NAME SECONDS THREADS: the command line of program NAME (word-split by the caller).
 prog() {
 	case "$1" in
 	sysbench-mutex)
 		# Fixed work: THREADS x locks of one mutex; ops/s from the total time.
-		echo "$bin/sysbench mutex --threads=$3 --mutex-num=1 --mutex-locks=$((100000 * $2)) --mutex-loops=50 run"
+		echo "$bin/sysbench mutex --threads=$3 --mutex-num=1 --mutex-locks=$((locks * $2)) --mutex-loops=50 run"
 		;;
 	sysbench-threads)
 		echo "$bin/sysbench threads --threads=$3 --thread-locks=1 --thread-yields=10 --time=$2 run"
@@ -42,7 +44,7 @@ prog() {
 ops() {
 	case "$1" in
 	sysbench-mutex)
-		awk -v n="$(($2 * 100000 * $4))" '/total time:/ { t = $3 + 0 } END { if (t > 0) printf "%.0f\n", n / t }' "$3"
+		awk -v n="$(($2 * locks * $4))" '/total time:/ { t = $3 + 0 } END { if (t > 0) printf "%.0f\n", n / t }' "$3"
 		;;
 	sysbench-threads)
 		awk '/total time:/ { t = $3 + 0 } /total number of events:/ { e = $5 } END { if (t > 0 && e != "") printf "%.0f\n", e / t }' "$3"
