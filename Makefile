@@ -37,38 +37,38 @@ help:
 	@echo "vars:    ARCH=x86_64|arm64 KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
 
 deps:
-	@ci/deps.sh
+	@ci/deps/install.sh
 
 deps-ensure:
-	@ci/deps.sh --ensure
+	@ci/deps/install.sh --ensure
 
 kernel: deps-ensure
-	@for a in $(ARCHES); do ci/kernel.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+	@for a in $(ARCHES); do ci/kernel/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done
 
 initramfs: kernel
-	@for a in $(ARCHES); do ci/guest.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+	@for a in $(ARCHES); do ci/guest/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done
 
 # The splat denylist is checked first (the verdict relies on it); then each arch
 # is built, booted and judged even if the other one failed.
 test: deps-ensure
-	@ci/splat-selftest.sh
+	@ci/vm/splat-selftest.sh
 	@rc=0; \
-	for a in $(ARCHES); do ci/test-arch.sh $$a $(KCONFIG) || rc=1; done; \
-	echo; ci/report.sh $(RESULTS) || rc=1; \
+	for a in $(ARCHES); do ci/test/arch.sh $$a $(KCONFIG) || rc=1; done; \
+	echo; ci/test/report.sh $(RESULTS) || rc=1; \
 	exit $$rc
 
 report:
-	@ci/report.sh $(RESULTS)
+	@ci/test/report.sh $(RESULTS)
 
 # make run: boot the patched kernel and run one host file in the guest.
 # CPUS MEM KCONFIG ACCEL TIMEOUT apply; PERF_GUEST=file puts it at /usr/bin/perf.
-# ci/vm exits with the guest program's status (make itself can only say 2).
+# ci/vm/boot exits with the guest program's status (make itself can only say 2).
 run: deps-ensure
 	@test -n "$(CMD)" || { echo "make run: no CMD given: use make run ARCH=x86_64 CMD=path/to/file [ARGS='...']" >&2; exit 1; }
 	@test -f "$(firstword $(CMD))" || { echo "make run: CMD '$(firstword $(CMD))' does not exist on the host: give a static binary or a shell script" >&2; exit 1; }
 	@test $(words $(ARCHES)) = 1 || { echo "make run: give one ARCH: ARCH=x86_64 or ARCH=arm64" >&2; exit 1; }
-	@ci/kernel.sh $(ARCHES) $(KCONFIG) >/dev/null && ci/guest.sh $(ARCHES) $(KCONFIG) >/dev/null
-	@ci/vm --arch $(ARCHES) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+	@ci/kernel/build.sh $(ARCHES) $(KCONFIG) >/dev/null && ci/guest/build.sh $(ARCHES) $(KCONFIG) >/dev/null
+	@ci/vm/boot --arch $(ARCHES) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(PERF_GUEST),--file /usr/bin/perf=$(PERF_GUEST)) --cmd $(CMD) $(ARGS)
 
 all: deps
@@ -78,10 +78,10 @@ all: deps
 
 # The series round trip: edit the series as git commits, export it back.
 series-edit: deps-ensure
-	@ci/series-edit.sh edit
+	@ci/series/edit.sh edit
 
 series-export:
-	@ci/series-edit.sh export
+	@ci/series/edit.sh export
 
 clean:
 	rm -rf build

@@ -1010,7 +1010,7 @@ def real_text(archs):
 
 
 def real_section(archs):
-    """The "Real programs" section: ci/bench-real.sh's summary.json per arch."""
+    """The "Real programs" section: ci/bench/real.sh's summary.json per arch."""
     have = [a for a in archs if a.get("real")]
     L = ["## Real programs", ""]
     if not have:
@@ -1019,7 +1019,7 @@ def real_section(archs):
     L += ["Debian's `sysbench` and `stress-ng`, unmodified, each run with plain glibc and "
           "with `lib/`'s `LD_PRELOAD` shim (`LD_PRELOAD=libtp-shim.so`, which puts normal and "
           "adaptive `pthread_mutex_t` on FUTEX_LOCK/FUTEX_UNLOCK), in one boot, the two "
-          "interleaved and the order flipped every round (`ci/bench-real.sh`, "
+          "interleaved and the order flipped every round (`ci/bench/real.sh`, "
           "`bench/real/run.sh`).  **The same emulation caveat as above holds, more so**: "
           "these programs spend much of their time in emulated code that has nothing to do "
           "with the lock, so a ratio says which way the shim moves the program under TCG on "
@@ -1079,7 +1079,7 @@ def main():
     text = page(archs, made, have_gp, a.results)
     with open(a.out, "w") as fh:
         fh.write(text)
-    # Plain text for the cover letter of make submission (ci/submission.sh includes it).
+    # Plain text for the cover letter of make submission (ci/series/submission.sh includes it).
     with open(os.path.join(a.plots, "real-programs.txt"), "w") as fh:
         fh.write(real_text(archs))
     print(f"bench-report: wrote {a.out} ({', '.join(x['arch'] for x in archs)}; "

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Helpers for `make bench` (see ci/bench.sh and docs/benchmarks.md).
+"""Helpers for `make bench` (see ci/bench/perf-bench.sh and docs/benchmarks.md).
 
   bench-tool.py gen   --matrix bench/quick.matrix --mode quick OUT
         write the guest script: runs the matrix (types interleaved, reps
         outermost) with the guest's `perf bench futex mutex` (the initramfs
-        has it as /usr/bin/perf, see ci/bench.sh) and prints its "# result:"
+        has it as /usr/bin/perf, see ci/bench/perf-bench.sh) and prints its "# result:"
         lines tagged with the repetition.
   bench-tool.py parse --log RAW --out DIR [--meta key=value ...]
         turn the console log into DIR/runs.csv (one row per run),

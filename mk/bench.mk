@@ -1,7 +1,7 @@
 # mk/bench.mk - benchmarks (included by the top-level Makefile).
 #
 #   make perf [ARCH=x86_64|arm64]   static perf from the series tree -> build/perf/<arch>/perf
-#                                   (ci/perf-build.sh; needs the perf patch in kernel/patches/)
+#                                   (ci/kernel/perf.sh; needs the perf patch in kernel/patches/)
 #   make bench [ARCH=x86_64|arm64] [BENCH=quick|full|smp8|smp16] [BENCH_CPUS=2] [PERF=file]
 #                                   perf bench futex mutex over bench/<BENCH>.matrix in the
 #                                   guest via `make run`; results in build/bench/<arch>/,
@@ -9,7 +9,7 @@
 #                                   No ARCH: both arches (like the other targets).
 #                                   [REAL=0|1|only] [REAL_ROUNDS=n] [REAL_SECONDS=s]: the real
 #                                   programs (sysbench, stress-ng; glibc vs lib/'s TP shim, one
-#                                   boot, interleaved; ci/bench-real.sh) after perf bench: on by
+#                                   boot, interleaved; ci/bench/real.sh) after perf bench: on by
 #                                   default for BENCH=quick (1 x 1 s) and full (5 x 3 s)
 #   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."] [TUNING_SAVE=1]
 #                                   one kernel per bench/tuning/*.patch variant (+ base, and
@@ -33,7 +33,7 @@
 #   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
-# Packages: ci/packages-bench.txt.  Everything runs from the repository root.
+# Packages: ci/deps/packages-bench.txt.  Everything runs from the repository root.
 
 tpf_bench_saved_goal := $(.DEFAULT_GOAL)
 
@@ -44,10 +44,10 @@ TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
 
 perf:
-	@for a in $(TPF_BENCH_ARCHES); do $(TPF_BENCH_ROOT)/ci/bench.sh --build-perf $$a || exit 1; done
+	@for a in $(TPF_BENCH_ARCHES); do $(TPF_BENCH_ROOT)/ci/bench/perf-bench.sh --build-perf $$a || exit 1; done
 
 # Each arch is benchmarked even if the other one failed.  REAL: the real programs too
-# (ci/bench-real.sh): BENCH=quick 1 round of 1 s, BENCH=full 5 rounds of 3 s (saved with the
+# (ci/bench/real.sh): BENCH=quick 1 round of 1 s, BENCH=full 5 rounds of 3 s (saved with the
 # rest of BENCH=full), other matrices none unless REAL=1; REAL=0 never, REAL=only nothing else.
 tpf_bench_mode = $(or $(BENCH),quick)
 tpf_real = $(or $(REAL),$(if $(filter quick full,$(tpf_bench_mode)),1,0))
@@ -57,34 +57,34 @@ bench:
 	@case "$(tpf_real)" in 0|1|only) ;; *) echo "make bench: REAL=$(REAL) is not 0, 1 or only" >&2; exit 2 ;; esac
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
 		if [ "$(tpf_real)" != only ]; then \
-			BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench.sh $$a $(tpf_bench_mode) || rc=1; \
+			BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench/perf-bench.sh $$a $(tpf_bench_mode) || rc=1; \
 		fi; \
 		if [ "$(tpf_real)" != 0 ]; then \
 			BENCH_CPUS=$(or $(BENCH_CPUS),2) BENCH_SAVE=$(or $(BENCH_SAVE),$(if $(filter full,$(tpf_bench_mode)),1,0)) \
-			$(TPF_BENCH_ROOT)/ci/bench-real.sh $$a bench $(tpf_real_rounds) $(tpf_real_seconds) || rc=1; \
+			$(TPF_BENCH_ROOT)/ci/bench/real.sh $$a bench $(tpf_real_rounds) $(tpf_real_seconds) || rc=1; \
 		fi; \
 	done; exit $$rc
 
 bench-tuning:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench-tuning.sh $$a $(VARIANTS) || rc=1; \
+		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench/tuning.sh $$a $(VARIANTS) || rc=1; \
 	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
 
 bench-exit:
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench-exit.sh $$a $(or $(ROUNDS),4) || rc=1; \
+		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench/exit.sh $$a $(or $(ROUNDS),4) || rc=1; \
 	done; exit $$rc
 
 bench-baseline:
 	@[ -n "$(REV)" ] || { echo "make bench-baseline: set REV= to the commit whose kernel/patches/ is the baseline, e.g. REV=3c49ebd" >&2; exit 2; }
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		$(TPF_BENCH_ROOT)/ci/bench-baseline.sh $$a $(REV) $(or $(BENCH),full) || rc=1; \
+		$(TPF_BENCH_ROOT)/ci/bench/baseline.sh $$a $(REV) $(or $(BENCH),full) || rc=1; \
 	done; exit $$rc
 
 evidence:
 	@[ -n "$(REV)" ] || { echo "make evidence: set REV= to the commit whose kernel/patches/ is the earlier series, e.g. REV=3c49ebd" >&2; exit 2; }
 	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
-		EVIDENCE_SAVE=$(EVIDENCE_SAVE) $(TPF_BENCH_ROOT)/ci/evidence.sh $$a $(REV) $(or $(RUNS),3) || rc=1; \
+		EVIDENCE_SAVE=$(EVIDENCE_SAVE) $(TPF_BENCH_ROOT)/ci/bench/evidence.sh $$a $(REV) $(or $(RUNS),3) || rc=1; \
 	done; exit $$rc
 
 bench-report:

@@ -8,7 +8,7 @@
 #   make docs           render docs/*.md (+ tp-futex.rst from the series) to build/docs
 #   make docs-kernel    kernel htmldocs (SPHINXDIRS=locking, -W) on the series-applied tree
 #
-# Packages: ci/packages-docs.txt.  Everything runs from the repository root.
+# Packages: ci/deps/packages-docs.txt.  Everything runs from the repository root.
 
 # Keep whatever default goal the including Makefile has (or will define).
 tpf_docs_saved_goal := $(.DEFAULT_GOAL)
@@ -22,24 +22,24 @@ DOCS_OUT ?= $(TPF_DOCS_ROOT)/build/docs
 man: man-lint man-examples man-check man-selftest
 
 man-build:
-	$(TPF_DOCS_ROOT)/ci/man-build.sh $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/ci/docs/man-build.sh $(MAN_OUT)
 
 man-lint: man-build
-	$(TPF_DOCS_ROOT)/ci/man-lint.sh $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/ci/docs/man-lint.sh $(MAN_OUT)
 
 man-examples: man-build
-	$(TPF_DOCS_ROOT)/ci/man-examples.sh $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/ci/docs/man-examples.sh $(MAN_OUT)
 
 man-check: man-build
-	$(TPF_DOCS_ROOT)/ci/man-check-contract.sh $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh $(MAN_OUT)
 
 man-selftest: man-build
-	$(TPF_DOCS_ROOT)/ci/man-selftest.sh $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/ci/docs/man-selftest.sh $(MAN_OUT)
 
 docs:
-	$(TPF_DOCS_ROOT)/ci/docs-build.sh $(DOCS_OUT)
+	$(TPF_DOCS_ROOT)/ci/docs/build.sh $(DOCS_OUT)
 
 docs-kernel:
-	$(TPF_DOCS_ROOT)/ci/docs-kernel.sh
+	$(TPF_DOCS_ROOT)/ci/docs/kernel.sh
 
 .DEFAULT_GOAL := $(tpf_docs_saved_goal)

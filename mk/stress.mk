@@ -24,22 +24,22 @@ STRESS_CPUS = $(if $(filter command line environment,$(origin CPUS)),$(CPUS),4)
 stress:
 	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),300) KCONFIG=$(KCONFIG) \
 	CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="$(STRESS_ARGS)" \
-		$(TPF_STRESS_ROOT)/ci/stress.sh
+		$(TPF_STRESS_ROOT)/ci/stress/run.sh
 
 stress-fail:
 	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),60) KCONFIG=$(or $(KCONFIG),fail) \
 	CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="-F $(or $(FAIL_PERCENT),5) -L $(STRESS_ARGS)" \
-		$(TPF_STRESS_ROOT)/ci/stress.sh
+		$(TPF_STRESS_ROOT)/ci/stress/run.sh
 
 soak:
 	DURATION=$(or $(DURATION),3600) ARCHES="$(or $(ARCHES),x86_64 arm64)" KCONFIG=$(KCONFIG) \
-	CPUS=$(STRESS_CPUS) $(TPF_STRESS_ROOT)/ci/soak.sh
+	CPUS=$(STRESS_CPUS) $(TPF_STRESS_ROOT)/ci/stress/soak.sh
 
 stress-check:
-	$(TPF_STRESS_ROOT)/ci/stress-abi-check.sh
-	$(TPF_STRESS_ROOT)/ci/stress-config-check.sh
+	$(TPF_STRESS_ROOT)/tests/contract/stress-abi-check.sh
+	$(TPF_STRESS_ROOT)/tests/contract/stress-config-check.sh
 
 stress-selftest:
-	$(TPF_STRESS_ROOT)/ci/stress-selftest.sh
+	$(TPF_STRESS_ROOT)/ci/stress/selftest.sh
 
 .DEFAULT_GOAL := $(tpf_stress_saved_goal)

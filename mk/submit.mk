@@ -7,7 +7,7 @@
 #       with the exact git send-email commands.  Never sends anything.  N >= 4 (v3 was the
 #       last upstream posting).  Without SIGNOFF, git config user.name/user.email is used.
 #
-# Packages: ci/packages-submit.txt.  Runs from the repository root.
+# Packages: ci/deps/packages-submit.txt.  Runs from the repository root.
 
 tpf_submit_saved_goal := $(.DEFAULT_GOAL)
 
@@ -16,6 +16,6 @@ TPF_SUBMIT_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 .PHONY: submission
 
 submission:
-	$(TPF_SUBMIT_ROOT)/ci/submission.sh '$(subst ','\'',$(V))' '$(subst ','\'',$(SIGNOFF))'
+	$(TPF_SUBMIT_ROOT)/ci/series/submission.sh '$(subst ','\'',$(V))' '$(subst ','\'',$(SIGNOFF))'
 
 .DEFAULT_GOAL := $(tpf_submit_saved_goal)

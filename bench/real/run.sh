@@ -1,5 +1,5 @@
 #!/bin/sh
-# Real programs on TP futexes, in the guest (busybox sh), run by ci/bench-real.sh:
+# Real programs on TP futexes, in the guest (busybox sh), run by ci/bench/real.sh:
 #
 #	run.sh bench ROUNDS SECONDS THREADS
 #	run.sh verify SECONDS THREADS

@@ -6,7 +6,7 @@
  *
  * One TAP line per row: "<op> <case>: expected <errno|value> got <...>".
  * Every expected errno is one listed for that op in tests/contract/tp-futex-abi.tsv
- * (checked by ci/stress-abi-check.sh, which parses the EXPECT_ERR() uses below).
+ * (checked by tests/contract/stress-abi-check.sh, which parses the EXPECT_ERR() uses below).
  * After every error return the row also checks that the caller does not own the
  * word (ownership consistency).
  *

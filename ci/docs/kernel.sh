@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Build the kernel's locking docs with the series applied:
+#   make SPHINXDIRS=locking htmldocs SPHINXOPTS="-W --keep-going"
+# in build/docs-kernel/linux (a tree made by the lead's ci/kernel/tree.sh when present,
+# else extracted here from linux-source-6.12 with git am of kernel/patches).
+# Output: build/docs-kernel/linux/Documentation/output/locking/.  Serialized
+# on /tmp/tpf-build.lock with the other heavy jobs.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+usage() { echo "usage: ${0##*/}   (env: TPF_TARBALL=/usr/src/linux-source-6.12.tar.xz, JOBS=2)"; }
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
+
+case "${1:-}" in -h | --help) usage; exit 0 ;; esac
+[ $# -eq 0 ] || { usage >&2; exit 2; }
+
+root=$TPF_ROOT
+out=$root/build/docs-kernel
+tree=$out/linux
+tarball=${TPF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+jobs=${JOBS:-2}
+
+need flock util-linux
+need git git
+need make make
+need sphinx-build python3-sphinx
+need perl perl
+need dot graphviz
+python3 -c 'import yaml' 2>/dev/null || die "python3 yaml module missing (htmldocs runs tools/net/ynl); fix: apt-get install python3-yaml"
+
+shopt -s nullglob
+patches=("$root"/kernel/patches/*.patch)
+shopt -u nullglob
+if [ ${#patches[@]} -eq 0 ]; then
+	echo "docs-kernel: kernel/patches has no series yet; building the locking docs of the pristine tree" >&2
+fi
+
+mkdir -p "$out"
+if [ -x "$root/ci/kernel/tree.sh" ]; then
+	# The lead's pipeline: cached base repo + git am, keyed on the series.
+	# Not under our flock: pipeline scripts may take the lock themselves.
+	tree=$("$root/ci/kernel/tree.sh" "$tree" | tail -n1) ||
+		die "ci/kernel/tree.sh could not prepare $tree; fix: run ci/kernel/tree.sh $tree and read its error"
+else
+	[ -r "$tarball" ] || die "$tarball not found; fix: apt-get install linux-source-6.12"
+	key=$( { ls -l "$tarball"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-16)
+	if [ "$(cat "$tree/.docs-key" 2>/dev/null || true)" != "$key" ]; then
+		echo "docs-kernel: extracting $tarball and applying ${#patches[@]} patch(es)" >&2
+		rm -rf "$tree.tmp"
+		mkdir -p "$tree.tmp"
+		flock /tmp/tpf-build.lock tar -C "$tree.tmp" --strip-components=1 -xf "$tarball"
+		g=(git -C "$tree.tmp" -c user.name=tp-futex-docs -c user.email=tp-futex-docs@example.invalid)
+		"${g[@]}" init -q
+		"${g[@]}" add -A -f
+		"${g[@]}" commit -q -m "linux-source-6.12"
+		for p in "${patches[@]}"; do
+			"${g[@]}" am -q "$p" || die "${p##*/} does not apply with git am; fix: rebase the series onto linux-source-6.12"
+		done
+		echo "$key" >"$tree.tmp/.docs-key"
+		rm -rf "$tree"
+		mv "$tree.tmp" "$tree"
+	fi
+fi
+
+[ -f "$tree/Documentation/locking/index.rst" ] || die "$tree is not a kernel tree; fix: rm -rf $tree and rerun"
+if [ ${#patches[@]} -gt 0 ] && [ ! -f "$tree/Documentation/locking/tp-futex.rst" ]; then
+	echo "docs-kernel: the series does not add Documentation/locking/tp-futex.rst (yet)" >&2
+fi
+
+log=$out/htmldocs.log
+echo "docs-kernel: make SPHINXDIRS=locking htmldocs in $tree (log: $log)" >&2
+if ! flock /tmp/tpf-build.lock make -C "$tree" -j"$jobs" SPHINXDIRS=locking \
+	SPHINXOPTS="-W --keep-going" htmldocs >"$log" 2>&1; then
+	grep -E 'WARNING|ERROR|Error|error:' "$log" | head -20 >&2 || tail -20 "$log" >&2
+	die "htmldocs failed (warnings are errors, -W); fix the .rst named above (full log: $log)"
+fi
+echo "docs-kernel: ok -> $tree/Documentation/output/locking/index.html"

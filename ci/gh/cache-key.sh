@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Print the build-cache key parts that hashFiles() cannot compute: arch, Debian
+# linux-source-6.12 version and the arch's compiler version (ARCH=all: both arches' compilers,
+# for the per-patch build job).  As key=<value> on stdout,
+# and also appended to $GITHUB_OUTPUT when that is set (GitHub Actions step output).
+# The workflow adds hashFiles('kernel/patches/*.patch') and hashFiles('kernel/config/*').
+set -euo pipefail
+
+usage() { echo "usage: ci/gh/cache-key.sh ARCH   (ARCH: x86_64 | arm64 | all)"; }
+. "$(dirname "$0")/../lib.sh"
+
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  x86_64) ccs=(gcc) ;;
+  arm64) ccs=(aarch64-linux-gnu-gcc) ;;
+  all) ccs=(gcc aarch64-linux-gnu-gcc) ;;
+  "") die "no ARCH given: use ARCH=x86_64, ARCH=arm64 or ARCH=all" ;;
+  *) die "unknown ARCH '$1': use ARCH=x86_64, ARCH=arm64 or ARCH=all" ;;
+esac
+(( $# == 1 )) || { die "too many arguments: give exactly one ARCH"; }
+arch=$1
+
+debver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+  die "linux-source-6.12 is not installed: run 'make deps'"
+[[ -n $debver ]] || die "linux-source-6.12 is not installed: run 'make deps'"
+key="$arch-linux-source-$debver"
+for cc in "${ccs[@]}"; do
+  command -v "$cc" >/dev/null 2>&1 || die "missing compiler '$cc': run 'make deps'"
+  ccver=$("$cc" -dumpfullversion 2>/dev/null || "$cc" -dumpversion)
+  # The Debian package version of the compiler catches rebuilds with the same upstream version.
+  pkg=$(dpkg-query -S "$(readlink -f "$(command -v "$cc")")" 2>/dev/null | head -1 | cut -d: -f1 || true)
+  pkgver=
+  if [[ -n $pkg ]]; then pkgver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || true); fi
+  key+="-$cc-$ccver${pkgver:+-$pkgver}"
+done
+# Only characters that are safe in a cache key and a GITHUB_OUTPUT line.
+key=$(printf '%s' "$key" | tr -c 'A-Za-z0-9._+-' '_')
+
+echo "key=$key"
+if [[ -n ${GITHUB_OUTPUT:-} ]]; then
+  echo "key=$key" >> "$GITHUB_OUTPUT"
+fi

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Generate .config in an O= dir: tinyconfig + kernel/config fragments, then
+# check that every option the fragments ask for survived olddefconfig.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ci/kernel/config.sh ARCH SRC OBJDIR [KCONFIG]   (KCONFIG: extra kernel/config/KCONFIG.config)"
+}
+case "${1:-}" in -h | --help) usage; exit 0 ;; esac
+[ $# -ge 3 ] || { usage >&2; exit 2; }
+arch=$1 src=$2 obj=$3 variant=${4:-}
+arch_env "$arch"
+
+frags=("$TPF_ROOT/kernel/config/common.config" "$TPF_ROOT/kernel/config/$arch.config")
+if [ -n "$variant" ]; then
+	[ -f "$TPF_ROOT/kernel/config/$variant.config" ] ||
+		die "unknown KCONFIG '$variant': no kernel/config/$variant.config (see kernel/config/)"
+	frags+=("$TPF_ROOT/kernel/config/$variant.config")
+fi
+for f in "${frags[@]}"; do
+	[ -s "$f" ] || die "missing config fragment $f: restore it from git"
+done
+
+mkdir -p "$obj"
+kmake=(make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS")
+"${kmake[@]}" tinyconfig >/dev/null
+KCONFIG_CONFIG="$obj/.config" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+	"$obj/.config" "${frags[@]}" >"$obj/merge_config.log" 2>&1 ||
+	die "merge_config.sh failed: see $obj/merge_config.log"
+"${kmake[@]}" olddefconfig >/dev/null
+
+# Every CONFIG_X=v and "# CONFIG_X is not set" line must be in .config as asked.
+dropped=()
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF -- "$line" "$obj/.config" || dropped+=("$line (got: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo unset))")
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		if grep -qE "^$opt=" "$obj/.config"; then dropped+=("$line (got: $(grep -E "^$opt=" "$obj/.config"))"); fi
+		;;
+	esac
+done < <(cat "${frags[@]}")
+if [ ${#dropped[@]} -gt 0 ]; then
+	die "config option dropped by olddefconfig for $arch: ${dropped[*]}; fix its dependencies in kernel/config/"
+fi

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The per-patch series check: checkpatch --strict (ci/series/checkpatch.sh), codespell
+# (ci/series/spelling.sh), then build the kernel at every patch for x86_64 and arm64 in the
+# scratch tree build/series/linux (O= dirs build/series/obj/<arch> reused from patch to patch,
+# ccache, tinyconfig + kernel/config/common.config + <arch>.config via merge_config.sh +
+# olddefconfig, -j2 under flock /tmp/tpf-build.lock).  Prints a patch x arch table (ok/FAIL).
+# Logs: build/series/check/; the table also as build/series/check/build/results.tsv (patch, arch,
+# ok|FAIL, seconds, subject) for the CI job summary (ci/gh/summary-series.sh).  Exit 1 if anything
+# failed.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+# The whole script is one { ... } block: bash reads it completely before running it, so editing
+# this file during a long run cannot derail that run.
+{
+
+usage() { echo "usage: ci/series/check.sh   (env: CHECK_SERIES_ARCHES=\"x86_64 arm64\", JOBS=2)"; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
+
+top=$TPF_ROOT
+sdir=${TPF_SERIES_DIR:-$top/build/series}
+arches=${CHECK_SERIES_ARCHES:-x86_64 arm64}
+jobs=${JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "JOBS='$jobs' is not a positive integer: use e.g. JOBS=2"
+for a in $arches; do
+  case $a in x86_64|arm64) ;; *) die "unknown arch '$a' in CHECK_SERIES_ARCHES: use x86_64 and/or arm64" ;; esac
+done
+for t in git make perl flock ccache gcc aarch64-linux-gnu-gcc flex bison bc; do
+  command -v "$t" >/dev/null 2>&1 || die "missing tool '$t': run 'make deps'"
+done
+for f in common x86_64 arm64; do
+  [[ -s $top/kernel/config/$f.config ]] || die "missing kernel/config/$f.config: restore it from git"
+done
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$top}
+# Our own make's flags (-j jobserver, command-line variables) must not leak into kbuild.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+mkdir -p "$sdir"
+exec 9>"$sdir/.tree.lock"
+flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
+export TPF_SERIES_LOCKED=1
+
+fail=()
+info=$("$top/ci/kernel/series-tree.sh") || exit 1
+tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
+out=$sdir/check
+mkdir -p "$out"
+
+echo "== checkpatch --strict"
+"$top/ci/series/checkpatch.sh" || fail+=(checkpatch)
+echo "== codespell"
+"$top/ci/series/spelling.sh" || fail+=(codespell)
+
+echo "== build at every patch ($arches)"
+g() { git -C "$tree" -c advice.detachedHead=false "$@"; }
+trap 'g checkout -q -f tpf-series 2>/dev/null || true' EXIT
+mapfile -t commits < <(g rev-list --reverse tpf-base..tpf-series)
+rm -rf "$out/build"; mkdir -p "$out/build"
+declare -A res
+for i in "${!commits[@]}"; do
+  c=${commits[$i]}
+  g checkout -q -f "$c"
+  for a in $arches; do
+    case $a in
+      x86_64) karch=x86_64 cross="" image=bzImage ;;
+      arm64) karch=arm64 cross=aarch64-linux-gnu- image=Image ;;
+    esac
+    obj=$sdir/obj/$a
+    log=$out/build/$(printf '%04d' $((i + 1)))-$a.log
+    mkdir -p "$obj"
+    kmake=(make -C "$tree" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
+    start=$SECONDS
+    if { "${kmake[@]}" -s tinyconfig &&
+         KCONFIG_CONFIG="$obj/.config" "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+           "$top/kernel/config/common.config" "$top/kernel/config/$a.config" &&
+         "${kmake[@]}" -s olddefconfig &&
+         flock /tmp/tpf-build.lock "${kmake[@]}" -j"$jobs" "$image"; } >"$log" 2>&1; then
+      res[$i,$a]=ok
+    else
+      res[$i,$a]=FAIL
+      fail+=("build $(printf '%04d' $((i + 1))) $a")
+    fi
+    printf '  %04d %-7s %-4s %4ds  %s\n' $((i + 1)) "$a" "${res[$i,$a]}" $((SECONDS - start)) "$(g log -1 --format=%s "$c")"
+    printf '%04d\t%s\t%s\t%d\t%s\n' $((i + 1)) "$a" "${res[$i,$a]}" $((SECONDS - start)) "$(g log -1 --format=%s "$c")" \
+      >>"$out/build/results.tsv"
+  done
+done
+g checkout -q -f tpf-series
+
+echo
+printf '%-5s %-60s' "patch" "subject"
+for a in $arches; do printf ' %-7s' "$a"; done
+echo
+for i in "${!commits[@]}"; do
+  printf '%04d  %-60s' $((i + 1)) "$(g log -1 --format=%s "${commits[$i]}" | cut -c1-60)"
+  for a in $arches; do printf ' %-7s' "${res[$i,$a]}"; done
+  echo
+done
+(( ${#commits[@]} )) || echo "(no patches)"
+
+if (( ${#fail[@]} )); then
+  die "failed: ${fail[*]} (see above; logs in ${out#"$top"/}/: checkpatch/, spelling/, build/NNNN-ARCH.log)"
+fi
+echo "check-series: ${#commits[@]} patches: checkpatch clean, codespell clean, every patch builds for $arches"
+exit 0
+}

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# make submission V=N [SIGNOFF="Name <email>"]: write outgoing/vN/ with the mails of version N of
+# the series, ready for git send-email (this script never sends anything):
+#   kernel/    git format-patch -vN --cover-letter --base of kernel/patches (applied with git am
+#              onto Debian's linux-source-6.12 in build/series/linux), Signed-off-by added,
+#              To/Cc headers per patch from the tree's scripts/get_maintainer.pl (+ linux-api for
+#              UAPI changes), cover letter from submission/cover-letter.txt
+#   man-pages/ man-pages/patches/*.patch, To the man-pages maintainer and list
+#   SEND.txt   the exact git send-email commands (the man-pages series in reply to the cover)
+# The directory is built next to its final place and renamed at the end: never half-written.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+usage() { echo "usage: ci/series/submission.sh N [\"Name <email>\"]   (make submission V=N [SIGNOFF=\"Name <email>\"])"; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+(( $# <= 2 )) || die "too many arguments: give V and optionally SIGNOFF (make submission V=N SIGNOFF=\"Name <email>\")"
+ver=${1:-}
+signoff=${2:-}
+
+top=$TPF_ROOT
+cd "$top"
+
+# --- inputs --------------------------------------------------------------------------------
+[[ -n $ver ]] || die "no version given: use make submission V=N with N >= 4 (v3 was the last upstream posting)"
+[[ $ver =~ ^[0-9]+$ ]] || die "V='$ver' is not a version number: use an integer N >= 4, e.g. make submission V=4"
+ver=$((10#$ver))
+(( ver >= 4 )) || die "V=$ver is too small: v3 was the last upstream posting, so use V=4 or later"
+for t in git perl; do
+  command -v "$t" >/dev/null 2>&1 || die "missing tool '$t': apt-get install $t (or run 'make deps')"
+done
+if [[ -z $signoff ]]; then
+  name=$(git config user.name || true)
+  email=$(git config user.email || true)
+  [[ -n $name && -n $email ]] ||
+    die "no Signed-off-by identity: pass SIGNOFF=\"Your Name <you@example.org>\" or set git config user.name and user.email"
+  signoff="$name <$email>"
+fi
+[[ $signoff =~ ^([^\<\>@]*[^\<\>@[:space:]])[[:space:]]+\<([^\<\>[:space:]@]+@[^\<\>[:space:]@]+\.[^\<\>[:space:]@]+)\>$ ]] ||
+  die "SIGNOFF='$signoff' is not \"Full Name <user@domain>\": fix SIGNOFF (or git config user.name / user.email)"
+so_name=${BASH_REMATCH[1]} so_email=${BASH_REMATCH[2]}
+[[ -f submission/cover-letter.txt ]] || die "missing submission/cover-letter.txt: restore it from git"
+out=outgoing/v$ver
+[[ ! -e $out ]] || die "$out already exists: remove it (rm -rf $out) or pick another V"
+
+# --- the series, as commits ------------------------------------------------------------------
+sdir=${TPF_SERIES_DIR:-$top/build/series}
+mkdir -p "$sdir" outgoing
+exec 9>"$sdir/.tree.lock"
+flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
+export TPF_SERIES_LOCKED=1
+info=$(ci/kernel/series-tree.sh) || exit 1
+tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
+base=$(sed -n 's/^base=\([0-9a-f]*\) .*/\1/p' <<<"$info")
+count=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' <<<"$info")
+debver=$(sed -n 's/.* debver=\(.*\)$/\1/p' <<<"$info")
+[[ -f $tree/scripts/get_maintainer.pl ]] || die "no scripts/get_maintainer.pl in $tree: remove build/series and rerun"
+git -C "$tree" checkout -q -f tpf-series
+
+tmp=$(mktemp -d "outgoing/.v$ver.tmp.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+mkdir -p "$tmp/kernel"
+
+# --- authorship ------------------------------------------------------------------------------
+# Commits by the project's placeholder identity (the series in kernel/patches is written by the
+# project, not by a person who can certify the DCO) go out authored by the submitter, who signs
+# them off.  Commits by anybody else keep their author (see the NOTE below).
+project_author="tp-futex <tp-futex@users.noreply.github.com>"
+git -C "$tree" branch -f tpf-submit tpf-series
+# shellcheck disable=SC2016 # expanded by the shell of git rebase --exec
+GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email PA=$project_author SO="$so_name <$so_email>" \
+  git -C "$tree" rebase -q --exec \
+  '[ "$(git log -1 --format="%an <%ae>")" != "$PA" ] || git commit -q --amend --no-edit --author="$SO"' \
+  tpf-base tpf-submit >"$tmp/rebase.log" 2>&1 ||
+  { cat "$tmp/rebase.log" >&2; die "could not prepare the submitter's branch tpf-submit in $tree"; }
+rm -f "$tmp/rebase.log"
+git -C "$tree" checkout -q -f tpf-series
+
+# --- git format-patch with Signed-off-by -------------------------------------------------
+GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
+  git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
+  format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow --base=tpf-base \
+  -o "$top/$tmp/kernel" tpf-base..tpf-submit ||
+  die "git format-patch failed in $tree"
+mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-letter.patch' | sort)
+cover=$(find "$tmp/kernel" -name '*0000-cover-letter.patch')
+[[ -n $cover && ${#kpatches[@]} == "$count" ]] || die "git format-patch wrote ${#kpatches[@]} patches for $count commits: check $tree"
+
+# Upstream needs the author's own Signed-off-by; the kit only adds the submitter's.
+unsigned=$(git -C "$tree" log --reverse --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x1f)' tpf-base..tpf-submit |
+  awk -F'\t' -v me="$so_name <$so_email>" '{ n++; if ($1 != me && index($2, $1) == 0) { bad[$1] = bad[$1] " " n } }
+    END { for (a in bad) printf "patch%s by %s; ", bad[a], a }')
+authornote=""
+if [[ -n $unsigned ]]; then
+  authornote="NOTE: no Signed-off-by from the author of ${unsigned%; } -- get the author's sign-off (or make the submitter the author) before sending."
+  echo "submission: $authornote" >&2
+fi
+
+# --- recipients ------------------------------------------------------------------------------
+# gm FILE OPTS...: one address per line from get_maintainer.pl, run in the tree.
+gm() {
+  local f=$1; shift
+  (cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$@" "$top/$f") ||
+    die "scripts/get_maintainer.pl failed on $(basename "$f")"
+}
+# add_headers FILE TO CC: insert To:/Cc: header lines (folded) before the end of the mail headers.
+add_headers() {
+  local f=$1 to=$2 cc=$3
+  TO=$to CC=$cc perl -0pi -e '
+    sub fold { my ($h, $v) = @_; my @a = grep { length } split /\n/, $v; return "" unless @a;
+               return "$h: " . join(",\n ", @a) . "\n"; }
+    my ($h, $b) = split /\n\n/, $_, 2;
+    $h =~ s/^(?:To|Cc):.*\n?(?:[ \t].*\n?)*//mgi;
+    $h =~ s/\n*\z/\n/;
+    $_ = $h . fold("To", $ENV{TO}) . fold("Cc", $ENV{CC}) . "\n" . $b;' "$f"
+}
+shq() { local q="'\\''"; printf "'%s'" "${1//\'/$q}"; }
+uniq_lines() { awk 'NF && !seen[tolower($0)]++'; }
+
+all_to="" all_cc=""
+uapi=0
+for p in "${kpatches[@]}"; do
+  to=$(gm "$p" --m --no-r --no-l | uniq_lines)
+  cc=$(gm "$p" --no-m --r --l | uniq_lines)
+  if grep -qE '^diff --git a/include/uapi/' "$p"; then
+    cc=$(printf '%s\nlinux-api@vger.kernel.org\n' "$cc" | uniq_lines)
+    uapi=1
+  fi
+  [[ -n $to ]] || die "get_maintainer.pl found no maintainer for $(basename "$p"): check the files it touches"
+  cc=$(grep -vixF -f <(printf '%s\n' "$to") <<<"$cc" || true)
+  add_headers "$p" "$to" "$cc"
+  all_to+=$to$'\n' all_cc+=$cc$'\n'
+done
+all_to=$(uniq_lines <<<"$all_to")
+# A maintainer who is To: on one patch and Cc: on another stays To: on the cover.
+all_cc=$(grep -vixF -f <(printf '%s\n' "$all_to") <<<"$all_cc" | uniq_lines || true)
+
+# --- cover letter --------------------------------------------------------------------------
+bench=$tmp/bench.txt
+# Source: docs/benchmarks.md (make bench-report), else that page generated on the fly from
+# results/<arch>/ by ci/bench-report.py, else a placeholder line.
+page=""
+if [[ -f docs/benchmarks.md ]]; then
+  page=docs/benchmarks.md src="docs/benchmarks.md (make bench-report)"
+elif compgen -G 'results/*/summary.csv' >/dev/null && [[ -x ci/bench-report.py ]] &&
+     python3 ci/bench-report.py --results results --out "$tmp/benchmarks.md" --plots "$tmp/plots" >/dev/null 2>&1; then
+  page=$tmp/benchmarks.md src="results/<arch>/ (make bench BENCH=full), tabulated by ci/bench-report.py"
+fi
+if [[ -n $page ]]; then
+  for a in x86_64 arm64; do
+    # Per arch: the machine rows of the section's first table, then its "### Throughput" table.
+    if ! awk -v arch="$a" '
+        /^## / { insec = ($0 == "## " arch); intab = 0; next }
+        !insec { next }
+        /^### / { intab = ($0 ~ /^### Throughput/); if (intab) { print ""; print substr($0, 5) }; next }
+        intab && /^\|/ { print; n++; next }
+        /^\| (QEMU, accel, vCPUs|date) \|/ {
+          line = $0; gsub(/[`*]/, "", line); split(line, f, "|")
+          gsub(/^ +| +$/, "", f[2]); gsub(/^ +| +$/, "", f[3]); print f[2] ": " f[3] }
+        END { exit n ? 0 : 1 }' "$page" >"$tmp/bench-$a.txt"; then
+      echo "$a: no results yet (make bench ARCH=$a BENCH=full, then make bench-report)" >"$tmp/bench-$a.txt"
+    fi
+    { echo "$a"; echo "${a//?/-}"; cat "$tmp/bench-$a.txt"; echo; } >>"$bench"
+    rm -f "$tmp/bench-$a.txt"
+  done
+  echo "(From $src: median ops/s; QEMU numbers, so compare the ratios, not the absolute rates.)" >>"$bench"
+  # The real programs, as ci/bench-report.py writes them for a mail.
+  if [[ -s docs/bench/real-programs.txt ]]; then
+    { echo; cat docs/bench/real-programs.txt; } >>"$bench"
+  fi
+else
+  echo "[No benchmark results yet: no docs/benchmarks.md or results/<arch>/summary.csv.  Run make bench BENCH=full for x86_64 and arm64 and make bench-report, then regenerate this submission.]" >"$bench"
+fi
+rm -rf "$tmp/benchmarks.md" "$tmp/plots"
+
+shopt -s nullglob
+mpatches=(man-pages/patches/*.patch)
+shopt -u nullglob
+mtext=$tmp/man.txt
+if (( ${#mpatches[@]} )); then
+  printf '%s\n' "The man-pages patches documenting FUTEX_LOCK and FUTEX_UNLOCK in" \
+    "futex(2) follow in reply to this mail, addressed to the man-pages list." >"$mtext"
+else
+  printf '%s\n' "A man-pages patch documenting FUTEX_LOCK and FUTEX_UNLOCK will be sent" \
+    "separately." >"$mtext"
+fi
+
+subject=$(head -n1 submission/cover-letter.txt)
+tail -n +2 submission/cover-letter.txt >"$tmp/blurb.txt"
+VERSION=$ver DEBVER=$debver BENCH=$bench MAN=$mtext perl -0pi -e '
+  sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
+  s/\@VERSION\@/$ENV{VERSION}/g; s/\@DEBIAN_VERSION\@/$ENV{DEBVER}/g;
+  s/\@BENCHMARKS\@/slurp($ENV{BENCH})/ge; s/\@MANPAGES\@/slurp($ENV{MAN})/ge;' "$tmp/blurb.txt"
+if grep -qE '@[A-Z_]+@' "$tmp/blurb.txt"; then
+  die "submission/cover-letter.txt has an unknown placeholder: $(grep -oE '@[A-Z_]+@' "$tmp/blurb.txt" | head -1) (known: @VERSION@ @DEBIAN_VERSION@ @BENCHMARKS@ @MANPAGES@)"
+fi
+SUBJ=$subject BLURB=$tmp/blurb.txt perl -0pi -e '
+  sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
+  s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJ}/; s/\*\*\* BLURB HERE \*\*\*/slurp($ENV{BLURB})/e;' "$cover"
+grep -q 'SUBJECT HERE\|BLURB HERE' "$cover" && die "could not fill in the cover letter $cover"
+add_headers "$cover" "$all_to" "$all_cc"
+rm -f "$tmp/blurb.txt" "$bench" "$mtext"
+cover_id=$(sed -n '1,/^$/{s/^Message-I[dD]: *//p}' "$cover" | head -n1)
+[[ -n $cover_id ]] || die "no Message-Id in $cover: git format-patch --thread should have written one"
+
+# --- man-pages series --------------------------------------------------------------------------
+if (( ${#mpatches[@]} )); then
+  mkdir -p "$tmp/man-pages"
+  for p in "${mpatches[@]}"; do
+    cp "$p" "$tmp/man-pages/"
+    add_headers "$tmp/man-pages/$(basename "$p")" "alx@kernel.org" \
+      "$(printf '%s\n' linux-man@vger.kernel.org linux-api@vger.kernel.org)"
+  done
+  echo "submission: man-pages series: ${#mpatches[@]} patches, in reply to $cover_id"
+else
+  echo "submission: man-pages/patches/ has no patches: skipping the man-pages series"
+fi
+
+# --- SEND.txt -------------------------------------------------------------------------------
+{
+  echo "# tp-futex v$ver: generated by make submission on $(date -u +%Y-%m-%dT%H:%MZ); nothing has been sent."
+  echo "# Base: Debian linux-source-6.12 $debver, base-commit $base (build/series/linux, tag tpf-base)."
+  echo "# Recipients are the To:/Cc: headers of each file (scripts/get_maintainer.pl$( ((uapi)) && echo ", + linux-api@vger.kernel.org for the UAPI change")),"
+  echo "# Signed-off-by and sender: $so_name <$so_email>.  Run from the repository root, each command"
+  echo "# with --dry-run first (needs Debian's git-email and your sendemail.* SMTP settings)."
+  [[ -z $authornote ]] || echo "# $authornote"
+  echo
+  echo "# 1. The kernel series (cover letter first; format-patch already threaded it)."
+  echo "git send-email --from=$(shq "$so_name <$so_email>") --no-thread --confirm=always --suppress-cc=self $out/kernel/*.patch"
+  if (( ${#mpatches[@]} )); then
+    echo
+    echo "# 2. The man-pages series, in reply to the kernel cover letter."
+    echo "git send-email --from=$(shq "$so_name <$so_email>") --thread --no-chain-reply-to --in-reply-to='$cover_id' --confirm=always --suppress-cc=self $out/man-pages/*.patch"
+  fi
+} >"$tmp/SEND.txt"
+
+# Paths inside the files refer to the final directory.
+# --- checkpatch on the mails as they will be sent -----------------------------------------------
+# FILE_PATH_CHANGES (new files) is judged by make checkpatch, which checks MAINTAINERS coverage.
+cpbad=0
+for p in "${kpatches[@]}"; do
+  cplog=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types --color=never \
+    --ignore FILE_PATH_CHANGES "$top/$p" 2>&1) || true
+  if grep -qE '^(ERROR|WARNING|CHECK):' <<<"$cplog"; then
+    echo "submission: checkpatch on $(basename "$p"):" >&2
+    grep -E '^(ERROR|WARNING|CHECK):' <<<"$cplog" | sed 's/^/    /' >&2
+    cpbad=$((cpbad + 1))
+  fi
+done
+(( cpbad == 0 )) || die "checkpatch --strict is not clean on $cpbad of the mails: fix the series (make series-edit), or the author/sign-off"
+echo "submission: checkpatch --strict: all ${#kpatches[@]} mails clean"
+
+mv -T "$tmp" "$out" 2>/dev/null || die "could not rename $tmp to $out (did another run create it?)"
+trap - EXIT
+echo "submission: wrote $out/: ${#kpatches[@]} kernel patches + cover letter (v$ver, signed off by $so_name <$so_email>)"
+echo
+cat "$out/SEND.txt"
