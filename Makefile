@@ -11,9 +11,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-print-directory
 
-ALL_ARCHES := x86_64 arm64
+# The arches are the rows of ci/arches.tsv (the arch table).  ARCHES: the ones a target
+# runs on, ARCH=one of them or all of them; every target in mk/*.mk loops over ARCHES.
+ALL_ARCHES := $(shell awk '!/^\#/ && NF { print $$1 }' $(dir $(firstword $(MAKEFILE_LIST)))ci/arches.tsv)
 ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
-$(error unknown ARCH '$(ARCH)': use ARCH=x86_64 or ARCH=arm64, or leave it unset for both)
+$(error unknown ARCH '$(ARCH)': use one of $(ALL_ARCHES), or leave it unset for all)
 endif
 ARCHES := $(if $(ARCH),$(ARCH),$(ALL_ARCHES))
 KCONFIG ?=
@@ -67,7 +69,6 @@ run: deps-ensure
 	@test -n "$(CMD)" || { echo "make run: no CMD given: use make run ARCH=x86_64 CMD=path/to/file [ARGS='...']" >&2; exit 1; }
 	@test -f "$(firstword $(CMD))" || { echo "make run: CMD '$(firstword $(CMD))' does not exist on the host: give a static binary or a shell script" >&2; exit 1; }
 	@test $(words $(ARCHES)) = 1 || { echo "make run: give one ARCH: ARCH=x86_64 or ARCH=arm64" >&2; exit 1; }
-	@ci/kernel/build.sh $(ARCHES) $(KCONFIG) >/dev/null && ci/guest/build.sh $(ARCHES) $(KCONFIG) >/dev/null
 	@ci/vm/boot --arch $(ARCHES) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(PERF_GUEST),--file /usr/bin/perf=$(PERF_GUEST)) --cmd $(CMD) $(ARGS)
 

@@ -5,7 +5,7 @@
 TPF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TPF_BUILD=${TPF_BUILD:-$TPF_ROOT/build}
 TPF_TARBALL=${TPF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-TPF_ARCHES="x86_64 arm64"
+TPF_ARCHES=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$TPF_ROOT/ci/arches.tsv")
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$TPF_ROOT
 export KBUILD_BUILD_USER=tpf KBUILD_BUILD_HOST=ci
@@ -21,28 +21,28 @@ info() {
 	printf '%s: %s\n' "$(basename "$0")" "$*" >&2
 }
 
-# check_arch ARCH: reject anything but the two supported arches.
+# check_arch ARCH: reject anything that is not a row of ci/arches.tsv.
 check_arch() {
-	case "${1:-}" in
-	x86_64 | arm64) ;;
-	"") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
-	*) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
-	esac
+	local use="use ARCH=${TPF_ARCHES// / or ARCH=}"
+	[ -n "${1:-}" ] || die "no ARCH given: $use"
+	case " $TPF_ARCHES " in *" $1 "*) ;; *) die "unknown ARCH '$1': $use" ;; esac
 }
 
-# Per-arch toolchain and image facts.  Sets KARCH CROSS GCC IMAGE QEMU.
+# arch_env ARCH: every per-arch fact, from ARCH's row of ci/arches.tsv: KARCH CROSS GCC
+# IMAGE QEMU MACHINE QEMU_CPU CONSOLE BUSYBOX ARCH_APPEND PERF_ARCH FILE_MAGIC TRIPLE DEB_ARCH.
 arch_env() {
+	local row
 	check_arch "$1"
-	case "$1" in
-	x86_64)
-		KARCH=x86_64 CROSS="" GCC=gcc IMAGE=arch/x86/boot/bzImage
-		QEMU=qemu-system-x86_64 CONSOLE=ttyS0
-		;;
-	arm64)
-		KARCH=arm64 CROSS=aarch64-linux-gnu- GCC=aarch64-linux-gnu-gcc
-		IMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64
-		CONSOLE=ttyAMA0
-		;;
+	row=$(awk -v a="$1" '!/^#/ && $1 == a' "$TPF_ROOT/ci/arches.tsv")
+	read -r _ KARCH CROSS IMAGE QEMU MACHINE QEMU_CPU CONSOLE BUSYBOX ARCH_APPEND PERF_ARCH \
+		FILE_MAGIC TRIPLE DEB_ARCH <<<"$row"
+	[ -n "$DEB_ARCH" ] || die "ci/arches.tsv: the row of $1 does not have 14 columns"
+	[ "$CROSS" != - ] || CROSS=""
+	[ "$ARCH_APPEND" != - ] || ARCH_APPEND=""
+	GCC=${CROSS}gcc
+	case "$BUSYBOX" in
+	host) BUSYBOX=$(command -v busybox || true) ;;
+	*) BUSYBOX=$TPF_BUILD/$BUSYBOX ;;
 	esac
 }
 

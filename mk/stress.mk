@@ -2,9 +2,9 @@
 #
 #   make stress [ARCH=x86_64|arm64] [DURATION=300] [KCONFIG=debug] [CPUS=4] [SEED=n]
 #                       build tests/stress/tp-stress.c statically (arguments baked in) and
-#                       run it once in the guest via `make run`
+#                       run it once in the guest (ci/vm/boot), on each arch (no ARCH: both)
 #   make stress-fail    [ARCH=] [DURATION=60]  fail_futex + kmemleak run (KCONFIG=fail)
-#   make soak DURATION=3600 [ARCHES="x86_64 arm64"] [KCONFIG=debug]
+#   make soak DURATION=3600 [ARCH=x86_64|arm64] [KCONFIG=debug]
 #                       repeated stress runs with fresh seeds on every arch until DURATION
 #                       is used up; results appended to build/stress/results.tsv
 #   make stress-check   host-only consistency checks (ABI tsv vs tp-badinput, configs)
@@ -21,18 +21,23 @@ STRESS_CPUS = $(if $(filter command line environment,$(origin CPUS)),$(CPUS),4)
 
 .PHONY: stress stress-fail soak stress-check stress-selftest
 
+# Each arch runs even if the other one failed.
 stress:
-	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),300) KCONFIG=$(KCONFIG) \
-	CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="$(STRESS_ARGS)" \
-		$(TPF_STRESS_ROOT)/ci/stress/run.sh
+	@rc=0; for a in $(ARCHES); do \
+		ARCH=$$a DURATION=$(or $(DURATION),300) KCONFIG=$(KCONFIG) \
+		CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="$(STRESS_ARGS)" \
+			$(TPF_STRESS_ROOT)/ci/stress/run.sh || rc=1; \
+	done; exit $$rc
 
 stress-fail:
-	ARCH=$(or $(ARCH),x86_64) DURATION=$(or $(DURATION),60) KCONFIG=$(or $(KCONFIG),fail) \
-	CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="-F $(or $(FAIL_PERCENT),5) -L $(STRESS_ARGS)" \
-		$(TPF_STRESS_ROOT)/ci/stress/run.sh
+	@rc=0; for a in $(ARCHES); do \
+		ARCH=$$a DURATION=$(or $(DURATION),60) KCONFIG=$(or $(KCONFIG),fail) \
+		CPUS=$(STRESS_CPUS) SEED=$(SEED) STRESS_ARGS="-F $(or $(FAIL_PERCENT),5) -L $(STRESS_ARGS)" \
+			$(TPF_STRESS_ROOT)/ci/stress/run.sh || rc=1; \
+	done; exit $$rc
 
 soak:
-	DURATION=$(or $(DURATION),3600) ARCHES="$(or $(ARCHES),x86_64 arm64)" KCONFIG=$(KCONFIG) \
+	DURATION=$(or $(DURATION),3600) ARCHES="$(ARCHES)" KCONFIG=$(KCONFIG) \
 	CPUS=$(STRESS_CPUS) $(TPF_STRESS_ROOT)/ci/stress/soak.sh
 
 stress-check:

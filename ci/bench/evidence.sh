@@ -57,7 +57,7 @@ for t in "${tests[@]}"; do
 		log=$out/$name.log
 		[ "$n" = 1 ] || log=$out/$name-$i.log
 		st=0
-		"$TPF_ROOT/ci/vm/boot" --arch "$arch" --timeout 300 --log "$log" --cmd "$t" >/dev/null 2>&1 || st=$?
+		"$TPF_ROOT/ci/vm/boot" --no-build --arch "$arch" --timeout 300 --log "$log" --cmd "$t" >/dev/null 2>&1 || st=$?
 		ok=$(tr -d '\r' <"$log" | grep -cE '^ok [0-9]' || true)
 		bad=$(tr -d '\r' <"$log" | grep -cE '^not ok [0-9]' || true)
 		printf '%-28s %4s %7s %6s\n' "$(basename "$log" .log)" "$ok" "$bad" "$st"

@@ -50,7 +50,7 @@ for ((b = 1; b <= rounds; b++)); do
 		[ "$kernel" = series ] && stock=0
 		log=$out/$kernel-$b.log
 		info "boot $b of $rounds, kernel $kernel ($arch)"
-		TPF_STOCK=$stock "$TPF_ROOT/ci/vm/boot" --arch "$arch" --timeout 300 --log "$log.serial" \
+		TPF_STOCK=$stock "$TPF_ROOT/ci/vm/boot" --no-build --arch "$arch" --timeout 300 --log "$log.serial" \
 			--cmd "$bin" 7 400 >"$log" 2>&1 ||
 			die "exit-cost boot $b on the $kernel kernel failed: see $log and $log.serial"
 		n=$(grep -c '^exit-cost sample=' "$log" || true)

@@ -19,7 +19,7 @@ usage() {
 }
 
 if [ "${1:-}" = "--build-perf" ]; then
-	arch=${2:-x86_64}
+	arch=${2:-}
 	check_arch "$arch"
 	tree=$("$TPF_ROOT/ci/kernel/tree.sh")
 	grep -q 'bench_futex_mutex' "$tree/tools/perf/bench/bench.h" 2>/dev/null ||
@@ -28,7 +28,7 @@ if [ "${1:-}" = "--build-perf" ]; then
 fi
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
-arch=${1:-x86_64}
+arch=${1:-}
 mode=${2:-quick}
 arch_env "$arch"
 matrix=${BENCH_MATRIX:-$TPF_ROOT/bench/$mode.matrix}
@@ -43,8 +43,8 @@ case "$(file -L "$perf")" in
 *statically*) ;;
 *) die "$perf is not a static binary; rebuild with 'make perf ARCH=$arch'" ;;
 esac
-case "$arch:$(file -L "$perf")" in
-x86_64:*x86-64* | arm64:*aarch64*) ;;
+case "$(file -L "$perf")" in
+*"$FILE_MAGIC"*) ;;
 *) die "$perf is not an $arch binary; rebuild with 'make perf ARCH=$arch'" ;;
 esac
 
@@ -56,7 +56,7 @@ rm -f "$out"/runs.csv "$out"/summary.csv "$out"/meta.json
 strip=${CROSS}strip
 command -v "$strip" >/dev/null 2>&1 || strip="strip"
 "$strip" -o "$out/perf" "$perf" 2>/dev/null || cp "$perf" "$out/perf"
-runner="make run"
+runner="ci/vm/boot"
 perf_source=initramfs
 python3 "$TPF_ROOT/ci/bench-tool.py" gen --matrix "$matrix" --mode "$mode" "$out/guest-bench.sh"
 nruns=$(grep -c '^run ' "$out/guest-bench.sh")
@@ -70,8 +70,8 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 info "BENCH=$mode on $arch: $nruns runs of ${runtime}s, -smp $cpus, perf $perf_source, via $runner (log $out/raw.log)"
 set +e
-make -s -C "$TPF_ROOT" run ARCH="$arch" CMD="$out/guest-bench.sh" CPUS="$cpus" \
-	TIMEOUT="$timeout" MEM=512 PERF_GUEST="$out/perf" 2>&1 | tee "$out/raw.log"
+"$TPF_ROOT/ci/vm/boot" --arch "$arch" --cpus "$cpus" --mem 512 --timeout "$timeout" \
+	--file /usr/bin/perf="$out/perf" --cmd "$out/guest-bench.sh" 2>&1 | tee "$out/raw.log"
 rc=${PIPESTATUS[0]}
 set -e
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -115,7 +115,7 @@ if [ "$save" = 1 ] && [ "$rc" -eq 0 ] && [ "$prc" -eq 0 ]; then
 fi
 
 if [ "$rc" -ne 0 ]; then
-	info "make run failed with status $rc (see $out/raw.log)"
+	info "ci/vm/boot failed with status $rc (see $out/raw.log)"
 	exit "$rc"
 fi
 exit "$prc"

@@ -37,8 +37,6 @@ verify)
 *) die "unknown '$what': use bench or verify" ;;
 esac
 
-"$TPF_ROOT/ci/kernel/build.sh" "$arch" "$variant" >/dev/null
-"$TPF_ROOT/ci/guest/build.sh" "$arch" "$variant" >/dev/null
 out=$TPF_BUILD/bench-real/$arch${variant:+-$variant}
 rm -rf "$out"
 mkdir -p "$out"

@@ -28,11 +28,11 @@ missing() {
 	return 0
 }
 
-# The packages of every ci/packages*.txt.  A line "cmd:NAME PKG" asks for PKG
+# The packages of every ci/deps/packages*.txt.  A line "cmd:NAME PKG" asks for PKG
 # only when no NAME command exists (e.g. npm, which a nodesource nodejs
 # already ships and Debian's npm package conflicts with).
 packages() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TPF_ROOT"/ci/packages*.txt | sort -u |
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TPF_ROOT"/ci/deps/packages*.txt | sort -u |
 		while read -r p q; do
 			case "$p" in
 			cmd:*) command -v "${p#cmd:}" >/dev/null 2>&1 || echo "$q" ;;

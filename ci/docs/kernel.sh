@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Build the kernel's locking docs with the series applied:
 #   make SPHINXDIRS=locking htmldocs SPHINXOPTS="-W --keep-going"
-# in build/docs-kernel/linux (a tree made by the lead's ci/kernel/tree.sh when present,
-# else extracted here from linux-source-6.12 with git am of kernel/patches).
+# in build/docs-kernel/linux (a clone that ci/kernel/tree.sh makes of the pristine base).
 # Output: build/docs-kernel/linux/Documentation/output/locking/.  Serialized
 # on /tmp/tpf-build.lock with the other heavy jobs.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-usage() { echo "usage: ${0##*/}   (env: TPF_TARBALL=/usr/src/linux-source-6.12.tar.xz, JOBS=2)"; }
+usage() { echo "usage: ${0##*/}   (env: JOBS=2)"; }
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
@@ -17,7 +16,6 @@ case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 root=$TPF_ROOT
 out=$root/build/docs-kernel
 tree=$out/linux
-tarball=${TPF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 jobs=${JOBS:-2}
 
 need flock util-linux
@@ -36,31 +34,9 @@ if [ ${#patches[@]} -eq 0 ]; then
 fi
 
 mkdir -p "$out"
-if [ -x "$root/ci/kernel/tree.sh" ]; then
-	# The lead's pipeline: cached base repo + git am, keyed on the series.
-	# Not under our flock: pipeline scripts may take the lock themselves.
-	tree=$("$root/ci/kernel/tree.sh" "$tree" | tail -n1) ||
-		die "ci/kernel/tree.sh could not prepare $tree; fix: run ci/kernel/tree.sh $tree and read its error"
-else
-	[ -r "$tarball" ] || die "$tarball not found; fix: apt-get install linux-source-6.12"
-	key=$( { ls -l "$tarball"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-16)
-	if [ "$(cat "$tree/.docs-key" 2>/dev/null || true)" != "$key" ]; then
-		echo "docs-kernel: extracting $tarball and applying ${#patches[@]} patch(es)" >&2
-		rm -rf "$tree.tmp"
-		mkdir -p "$tree.tmp"
-		flock /tmp/tpf-build.lock tar -C "$tree.tmp" --strip-components=1 -xf "$tarball"
-		g=(git -C "$tree.tmp" -c user.name=tp-futex-docs -c user.email=tp-futex-docs@example.invalid)
-		"${g[@]}" init -q
-		"${g[@]}" add -A -f
-		"${g[@]}" commit -q -m "linux-source-6.12"
-		for p in "${patches[@]}"; do
-			"${g[@]}" am -q "$p" || die "${p##*/} does not apply with git am; fix: rebase the series onto linux-source-6.12"
-		done
-		echo "$key" >"$tree.tmp/.docs-key"
-		rm -rf "$tree"
-		mv "$tree.tmp" "$tree"
-	fi
-fi
+# One of ci/kernel/tree.sh's clones of the pristine base, keyed on the series.  Not under
+# our flock: tree.sh takes the lock itself where it needs it.
+tree=$("$root/ci/kernel/tree.sh" "$tree" | tail -n1)
 
 [ -f "$tree/Documentation/locking/index.rst" ] || die "$tree is not a kernel tree; fix: rm -rf $tree and rerun"
 if [ ${#patches[@]} -gt 0 ] && [ ! -f "$tree/Documentation/locking/tp-futex.rst" ]; then

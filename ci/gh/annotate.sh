@@ -14,9 +14,7 @@ usage() { echo "usage: ci/gh/annotate.sh ARCH [RESULTS_DIR]   (default RESULTS_D
 
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
-  x86_64|arm64) ;;
-  "") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
-  *) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
+  *) check_arch "${1:-}" ;;
 esac
 (( $# <= 2 )) || die "too many arguments: give ARCH and optionally RESULTS_DIR"
 arch=$1

@@ -6,16 +6,15 @@
 # The workflow adds hashFiles('kernel/patches/*.patch') and hashFiles('kernel/config/*').
 set -euo pipefail
 
-usage() { echo "usage: ci/gh/cache-key.sh ARCH   (ARCH: x86_64 | arm64 | all)"; }
 . "$(dirname "$0")/../lib.sh"
+usage() { echo "usage: ci/gh/cache-key.sh ARCH   (ARCH: ${TPF_ARCHES// / | } | all)"; }
 
+ccs=()
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
-  x86_64) ccs=(gcc) ;;
-  arm64) ccs=(aarch64-linux-gnu-gcc) ;;
-  all) ccs=(gcc aarch64-linux-gnu-gcc) ;;
-  "") die "no ARCH given: use ARCH=x86_64, ARCH=arm64 or ARCH=all" ;;
-  *) die "unknown ARCH '$1': use ARCH=x86_64, ARCH=arm64 or ARCH=all" ;;
+  all) for a in $TPF_ARCHES; do arch_env "$a"; ccs+=("$GCC"); done ;;
+  "") die "no ARCH given: use ARCH=${TPF_ARCHES// /, ARCH=} or ARCH=all" ;;
+  *) arch_env "$1"; ccs=("$GCC") ;;
 esac
 (( $# == 1 )) || { die "too many arguments: give exactly one ARCH"; }
 arch=$1

@@ -13,9 +13,7 @@ usage() { echo "usage: ci/gh/summary-stress.sh ARCH [KCONFIG]   (env: ARTIFACT)"
 . "$(dirname "$0")/../lib.sh"
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
-  x86_64|arm64) ;;
-  "") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
-  *) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
+  *) check_arch "${1:-}" ;;
 esac
 (( $# <= 2 )) || die "too many arguments: give ARCH and optionally KCONFIG"
 arch=$1 kcfg=${2:-default}

@@ -12,9 +12,7 @@ usage() { echo "usage: ci/gh/summary.sh ARCH   (env: KCONFIG, ARTIFACT)"; }
 
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
-  x86_64|arm64) ;;
-  "") die "no ARCH given: use ARCH=x86_64 or ARCH=arm64" ;;
-  *) die "unknown ARCH '$1': use ARCH=x86_64 or ARCH=arm64" ;;
+  *) check_arch "${1:-}" ;;
 esac
 (( $# == 1 )) || die "too many arguments: give exactly one ARCH"
 arch=$1

@@ -14,10 +14,7 @@ arch=$1
 obj=$(realpath -m "$2") tests=$(realpath -m "$3") out=$(realpath -m "$4")
 arch_env "$arch"
 
-case "$arch" in
-x86_64) busybox=$(command -v busybox || true) ;;
-arm64) busybox=$TPF_BUILD/deps/arm64/bin/busybox ;;
-esac
+busybox=$BUSYBOX
 { [ -n "$busybox" ] && [ -x "$busybox" ]; } || die "no static busybox for $arch: run 'make deps'"
 file -L "$busybox" | grep -q 'statically linked' || die "$busybox is not static: run 'make deps'"
 

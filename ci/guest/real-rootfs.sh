@@ -19,17 +19,14 @@ arch=$1 out=$2
 arch_env "$arch"
 need_cmd readelf
 
-case "$arch" in
-x86_64)
-	root=
-	triple=x86_64-linux-gnu
-	;;
-arm64)
-	root=$TPF_BUILD/deps/programs-arm64/root
-	triple=aarch64-linux-gnu
-	[ -d "$root" ] || die "no arm64 sysbench/stress-ng in $root: run 'make deps'"
-	;;
-esac
+# The host's own programs for the host's arch, else the Debian packages that
+# ci/deps/programs.sh unpacked.
+root=
+triple=$TRIPLE
+if [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ]; then
+	root=$TPF_BUILD/deps/programs-$arch/root
+	[ -d "$root" ] || die "no $arch sysbench/stress-ng in $root: run 'make deps'"
+fi
 sysroot=$(dirname "$(realpath "$("$GCC" -print-file-name=libc.so.6)")")
 dirs=("$sysroot" "$root/lib/$triple" "$root/usr/lib/$triple" "$root/lib" "$root/usr/lib")
 

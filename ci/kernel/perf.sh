@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Build a static perf(1) for the tp-futex guest.
 #
 #   ci/kernel/perf.sh ARCH TREE OUT
@@ -9,26 +9,18 @@
 #
 # All optional libraries are switched off: the guest only needs
 # "perf bench", and a static binary has to run from a busybox initramfs.
-set -eu
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
 
-ARCH=${1:?usage: $0 x86_64|arm64 TREE OUT}
-TREE=${2:?usage: $0 x86_64|arm64 TREE OUT}
-OUT=${3:?usage: $0 x86_64|arm64 TREE OUT}
+[ $# -eq 3 ] || die "usage: ci/kernel/perf.sh ARCH TREE OUT"
+ARCH=$1 TREE=$2 OUT=$3
 JOBS=${JOBS:-2}
 LOCK=${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}
-export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
-
-case "$ARCH" in
-x86_64)
-	karch=x86; cross=""; filearch="x86-64" ;;
-arm64|aarch64)
-	karch=arm64; cross=aarch64-linux-gnu-; filearch="aarch64" ;;
-*)
-	echo "perf-build: unknown ARCH '$ARCH' (x86_64|arm64)" >&2; exit 2 ;;
-esac
+arch_env "$ARCH"
+karch=$PERF_ARCH cross=$CROSS filearch=$FILE_MAGIC
 
 [ -f "$TREE/tools/perf/Makefile.perf" ] || {
-	echo "perf-build: $TREE is not a kernel tree (no tools/perf)" >&2; exit 2; }
+	die "$TREE is not a kernel tree (no tools/perf): pass the series tree (ci/kernel/tree.sh prints it)"; }
 
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -52,18 +44,18 @@ if [ -n "$cross" ]; then
 	set -- "$@" CROSS_COMPILE="$cross"
 fi
 
-echo "perf-build: $ARCH from $TREE into $OUT"
+info "$ARCH from $TREE into $OUT"
 flock "$LOCK" make -C "$TREE/tools/perf" -j"$JOBS" O="$OUT" CC="$cc" "$@" perf
 
 bin="$OUT/perf"
-[ -x "$bin" ] || { echo "perf-build: $bin was not produced" >&2; exit 1; }
-info=$(file -L "$bin")
-echo "$info"
-case "$info" in
+[ -x "$bin" ] || die "$bin was not produced: see the make output above"
+desc=$(file -L "$bin")
+echo "$desc"
+case "$desc" in
 *"$filearch"*) ;;
-*) echo "perf-build: $bin is not an $filearch binary" >&2; exit 1 ;;
+*) die "$bin is not an $filearch binary" ;;
 esac
-case "$info" in
+case "$desc" in
 *"statically linked"*|*"static-pie linked"*) ;;
-*) echo "perf-build: $bin is not statically linked" >&2; exit 1 ;;
+*) die "$bin is not statically linked" ;;
 esac

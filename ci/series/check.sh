@@ -13,21 +13,22 @@ set -euo pipefail
 # this file during a long run cannot derail that run.
 {
 
-usage() { echo "usage: ci/series/check.sh   (env: CHECK_SERIES_ARCHES=\"x86_64 arm64\", JOBS=2)"; }
+usage() { echo "usage: ci/series/check.sh   (env: ARCHES=\"$TPF_ARCHES\", JOBS=2)"; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
 top=$TPF_ROOT
 sdir=${TPF_SERIES_DIR:-$top/build/series}
-arches=${CHECK_SERIES_ARCHES:-x86_64 arm64}
+arches=${ARCHES:-$TPF_ARCHES}
 jobs=${JOBS:-2}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "JOBS='$jobs' is not a positive integer: use e.g. JOBS=2"
 for a in $arches; do
-  case $a in x86_64|arm64) ;; *) die "unknown arch '$a' in CHECK_SERIES_ARCHES: use x86_64 and/or arm64" ;; esac
+  arch_env "$a"
+  need_cmd "$GCC"
 done
-for t in git make perl flock ccache gcc aarch64-linux-gnu-gcc flex bison bc; do
-  command -v "$t" >/dev/null 2>&1 || die "missing tool '$t': run 'make deps'"
+for t in git make perl flock ccache flex bison bc; do
+  need_cmd "$t"
 done
-for f in common x86_64 arm64; do
+for f in common $arches; do
   [[ -s $top/kernel/config/$f.config ]] || die "missing kernel/config/$f.config: restore it from git"
 done
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
@@ -61,20 +62,15 @@ for i in "${!commits[@]}"; do
   c=${commits[$i]}
   g checkout -q -f "$c"
   for a in $arches; do
-    case $a in
-      x86_64) karch=x86_64 cross="" image=bzImage ;;
-      arm64) karch=arm64 cross=aarch64-linux-gnu- image=Image ;;
-    esac
+    arch_env "$a"
     obj=$sdir/obj/$a
     log=$out/build/$(printf '%04d' $((i + 1)))-$a.log
-    mkdir -p "$obj"
-    kmake=(make -C "$tree" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc")
     start=$SECONDS
-    if { "${kmake[@]}" -s tinyconfig &&
-         KCONFIG_CONFIG="$obj/.config" "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-           "$top/kernel/config/common.config" "$top/kernel/config/$a.config" &&
-         "${kmake[@]}" -s olddefconfig &&
-         flock /tmp/tpf-build.lock "${kmake[@]}" -j"$jobs" "$image"; } >"$log" 2>&1; then
+    # The same config as make test (ci/kernel/config.sh, with its check that every
+    # requested option survived), at every patch.
+    if { "$top/ci/kernel/config.sh" "$a" "$tree" "$obj" &&
+         flock "${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}" make -C "$tree" O="$obj" ARCH="$KARCH" \
+           CROSS_COMPILE="$CROSS" CC="ccache $GCC" -j"$jobs" "$(basename "$IMAGE")"; } >"$log" 2>&1; then
       res[$i,$a]=ok
     else
       res[$i,$a]=FAIL

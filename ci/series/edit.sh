@@ -2,12 +2,15 @@
 # The series round trip.  "edit" makes build/edit/linux: the tree with
 # kernel/patches applied as commits on tag tpf-base.  Fix a patch there with
 # `git commit --fixup=<commit>` + `git rebase -i --autosquash tpf-base`,
-# then "export" writes the commits back to kernel/patches/ (format-patch).
+# then "export" writes the commits back to kernel/patches/ (format-patch).  "check TREE":
+# the round trip holds: the commits tpf-base..HEAD of TREE regenerate to kernel/patches/
+# (message and diff; a hand-edited or foreign-base patch fails).  The edit tree is one of
+# ci/kernel/tree.sh's clones of the pristine base.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ci/series/edit.sh edit|export"
+	echo "usage: ci/series/edit.sh edit|export|check TREE"
 }
 tree=$TPF_BUILD/edit/linux
 case "${1:-}" in
@@ -34,6 +37,33 @@ export)
 	# The edit tree now matches the export; make its key match too.
 	series_key >"$tree/.tpf-key"
 	info "exported $n patches to kernel/patches/"
+	;;
+check)
+	[ -d "${2:-}/.git" ] || die "check needs a series tree: ci/series/edit.sh check TREE"
+	mapfile -t patches < <(compgen -G "$TPF_ROOT/kernel/patches/*.patch" | sort)
+	[ ${#patches[@]} -gt 0 ] || exit 0
+	regen=$(mktemp -d)
+	trap 'rm -rf "$regen"' EXIT
+	git -C "$2" format-patch -q -o "$regen" tpf-base..HEAD
+	mapfile -t regs < <(compgen -G "$regen/*.patch" | sort)
+	[ ${#regs[@]} = ${#patches[@]} ] ||
+		die "dirty series: ${#patches[@]} files in kernel/patches but ${#regs[@]} commits after git am (re-export: make series-edit, make series-export)"
+	# norm PATCH: its author, subject, message and diff, without dates and index lines.
+	norm() {
+		local d
+		d=$(mktemp -d)
+		git mailinfo "$d/msg" "$d/patch" <"$1" >"$d/info" 2>/dev/null || { rm -rf "$d"; return 1; }
+		grep -v '^Date:' "$d/info"
+		echo "--msg--"
+		cat "$d/msg"
+		echo "--diff--"
+		awk '/^diff --git /{p=1} p && /^-- $/{exit} p && !/^index [0-9a-f]+\.\.[0-9a-f]+/' "$d/patch"
+		rm -rf "$d"
+	}
+	for i in "${!patches[@]}"; do
+		cmp -s <(norm "${patches[$i]}") <(norm "${regs[$i]}") ||
+			die "dirty series: kernel/patches/$(basename "${patches[$i]}") differs from what git format-patch regenerates after git am (hand-edited or made against another base); re-export it: make series-edit, make series-export"
+	done
 	;;
 -h | --help) usage ;;
 *) usage >&2; exit 2 ;;

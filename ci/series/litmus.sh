@@ -15,10 +15,8 @@
 #                        series' litmus tree)
 #      TPF_LITMUS_TIMEOUT  seconds per test (default 600)
 #
-# The litmus tree (build/litmus/<series key>/) is the part of the series' kernel tree that
-# herd7 reads: tools/memory-model/ and Documentation/litmus-tests/ from the linux-source
-# tarball, with the series' hunks for those two paths applied in order (git apply
-# --include).  Under a megabyte and ten seconds, instead of the full tree's 4 GB.
+# The litmus tree (ci/kernel/tree.sh --litmus: build/litmus/<series key>/) is the part of
+# the series' kernel tree that herd7 reads, under a megabyte instead of the full tree's 4 GB.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,34 +27,6 @@ case "${1:-}" in
 	;;
 esac
 
-# litmus_tree: prints the litmus tree of the current series, made if missing.
-litmus_tree() {
-	local key d p
-	[ -f "$TPF_TARBALL" ] || die "missing $TPF_TARBALL: run 'make deps'"
-	need_cmd git
-	key=$(series_key)
-	d=$TPF_BUILD/litmus/$key
-	if [ ! -f "$d/.tpf-done" ]; then
-		info "extracting tools/memory-model and Documentation/litmus-tests (series $key)"
-		rm -rf "$d.tmp"
-		mkdir -p "$d.tmp"
-		tar -C "$d.tmp" --strip-components=1 --wildcards -xf "$TPF_TARBALL" \
-			'*/tools/memory-model/*' '*/Documentation/litmus-tests/*' ||
-			die "cannot extract tools/memory-model from $TPF_TARBALL: run 'make deps' again"
-		# GIT_CEILING_DIRECTORIES: outside any repository (ours encloses build/), git
-		# apply patches the current directory as it would a plain tree.
-		while read -r p; do
-			(cd "$d.tmp" && GIT_CEILING_DIRECTORIES=$TPF_BUILD/litmus git apply --include='tools/memory-model/*' \
-				--include='Documentation/litmus-tests/*' --exclude='*' "$p") ||
-				die "the litmus-test hunks of $(basename "$p") do not apply: rebase it in 'make series-edit'"
-		done < <(series_patches)
-		touch "$d.tmp/.tpf-done"
-		rm -rf "$d"
-		mv "$d.tmp" "$d"
-	fi
-	echo "$d"
-}
-
 # The tests are part of the series: take them from the series' litmus tree.
 tree=
 if [ -n "${TPF_LITMUS_DIR:-}" ]; then
@@ -64,7 +34,7 @@ if [ -n "${TPF_LITMUS_DIR:-}" ]; then
 elif [ $# -gt 0 ]; then
 	tests_dir=$(dirname "$1")
 else
-	tree=$(litmus_tree)
+	tree=$("$TPF_ROOT/ci/kernel/tree.sh" --litmus)
 	tests_dir=$tree/Documentation/litmus-tests/futex
 	[ -d "$tests_dir" ] ||
 		die "the series adds no Documentation/litmus-tests/futex/: check kernel/patches/"
@@ -85,7 +55,7 @@ herd_version=$("$TPF_ROOT/ci/series/herd7.sh" -version 2>&1) ||
 if [ -n "${TPF_LKMM_DIR:-}" ]; then
 	lkmm=$TPF_LKMM_DIR
 else
-	[ -n "$tree" ] || tree=$(litmus_tree)
+	[ -n "$tree" ] || tree=$("$TPF_ROOT/ci/kernel/tree.sh" --litmus)
 	lkmm=$tree/tools/memory-model
 fi
 [ -f "$lkmm/linux-kernel.cfg" ] || die "no linux-kernel.cfg in $lkmm: set TPF_LKMM_DIR to a tools/memory-model directory"

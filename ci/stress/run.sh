@@ -7,7 +7,7 @@
 # build/stress/results.tsv.  Exit status: ci/vm/boot's (0 pass, 1 fail, 255 splat/timeout).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-arch=${ARCH:-x86_64}
+arch=${ARCH:-}
 arch_env "$arch"
 dur=${DURATION:-300}
 kcfg=${KCONFIG:-}
@@ -34,17 +34,12 @@ mem=${MEM:-1024}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 log=$out/stress-$arch-${kcfg:-default}-$stamp.log
 info "tp-stress $args on $arch (KCONFIG=${kcfg:-none}, CPUS=$cpus) -> $log"
-# What `make run` does, but keeping ci/vm/boot's exit status (make can only say 2).
-# ci/kernel/build.sh takes /tmp/tpf-build.lock itself (never wrap it in another flock):
+# ci/vm/boot builds what is missing and keeps the program's exit status:
 # 0 pass, 1 fail, 4 skip, 255 panic/timeout/kernel splat.
 read -ra argv <<<"$args"
 set +e
-{
-	"$TPF_ROOT/ci/kernel/build.sh" "$arch" "$kcfg" >/dev/null &&
-		"$TPF_ROOT/ci/guest/build.sh" "$arch" "$kcfg" >/dev/null &&
-		KCONFIG=$kcfg "$TPF_ROOT/ci/vm/boot" --arch "$arch" --cpus "$cpus" --mem "$mem" \
-			--timeout $((dur + 300)) --cmd "$bin" "${argv[@]}"
-} 2>&1 | tee "$log"
+KCONFIG=$kcfg "$TPF_ROOT/ci/vm/boot" --arch "$arch" --cpus "$cpus" --mem "$mem" \
+	--timeout $((dur + 300)) --cmd "$bin" "${argv[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 counts=$(grep -A8 '^# counts' "$log" | grep -o '[a-z_A-Z()0-9]*=[0-9]*' | tr '\n' ' ' || true)

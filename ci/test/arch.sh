@@ -15,12 +15,10 @@ out=$(resultdir "$arch" "$variant")
 rm -rf "$out"
 mkdir -p "$out"
 
-"$TPF_ROOT/ci/kernel/build.sh" "$arch" "$variant" >/dev/null
-"$TPF_ROOT/ci/guest/build.sh" "$arch" "$variant" >/dev/null
-cp "$(objdir "$arch" "$variant")/.config" "$out/kernel.config"
 rc=0
 "$TPF_ROOT/ci/vm/boot" --arch "$arch" ${variant:+--kconfig "$variant"} --cpus "${CPUS:-2}" \
 	--mem "${MEM:-1024}" --accel "${ACCEL:-auto}" ${TIMEOUT:+--timeout "$TIMEOUT"} \
 	--log "$out/serial.log" --test || rc=$?
+cp "$(objdir "$arch" "$variant")/.config" "$out/kernel.config" 2>/dev/null || rc=1
 "$TPF_ROOT/ci/vm/verdict.sh" "$arch" "$out/serial.log" "$out" "$variant" || rc=1
 exit "$rc"

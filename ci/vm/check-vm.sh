@@ -15,8 +15,6 @@ esac
 [ $# -eq 1 ] || die "give one ARCH (x86_64 or arm64): ci/vm/check-vm.sh ARCH"
 arch=$1
 arch_env "$arch"
-"$TPF_ROOT/ci/kernel/build.sh" "$arch" >/dev/null
-"$TPF_ROOT/ci/guest/build.sh" "$arch" >/dev/null
 
 rc=0
 for hook in exit3:3 panic:255 warn:255; do
