@@ -4,12 +4,17 @@
 # objects, with kernel/patches/*.patch applied by git am on branch tpf-series:
 #   build/src/linux        the test tree (ci/kernel/build.sh, make test/run/stress/bench)
 #   build/edit/linux       the edit tree (make series-edit, ci/series/edit.sh)
-#   build/series/linux     per-patch builds, checkpatch, submission (ci/kernel/series-tree.sh)
+#   build/series/linux     per-patch builds, checkpatch, submission (--series)
 #   build/docs-kernel/linux  the htmldocs build (ci/docs/kernel.sh)
 # The base and the commits are deterministic (fixed identities and dates), so every tree
 # of one series has the same commit ids.  Prints the tree path.  A tree is rebuilt
 # atomically when the series changes, so an interrupted run never leaves a half-applied
-# tree behind.  --base: make the base only and print its path.  --litmus: the litmus
+# tree behind.  --base: make the base only and print its path.  --series [--allow-empty]:
+# the series tree, with the round trip checked (ci/series/edit.sh check: the commits
+# regenerate to the same patches, so a hand-edited "dirty" series fails); prints
+# base=<sha> head=<sha> count=<n> tree=<dir> debver=<v>.  Its callers keep using the tree
+# (checkpatch, check-series, submission): they hold build/series/.tree.lock and set
+# TPF_SERIES_LOCKED=1, else --series takes it for the time it runs.  --litmus: the litmus
 # tree (build/litmus/<series key>/, for make check-litmus): only tools/memory-model/ and
 # Documentation/litmus-tests/ from the tarball with the series' hunks for those paths
 # (git apply --include), under a megabyte and ten seconds instead of the full 4 GB.
@@ -17,10 +22,28 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ci/kernel/tree.sh [--base | --litmus | DEST]   (default DEST: build/src/linux)"
+	echo "usage: ci/kernel/tree.sh [--base | --litmus | --series [--allow-empty] | DEST]   (default DEST: build/src/linux)"
 }
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 dest=${1:-$SRC_TREE}
+if [ "$dest" = --series ]; then
+	sdir=${TPF_SERIES_DIR:-$TPF_BUILD/series}
+	compgen -G "$TPF_ROOT/kernel/patches/*.patch" >/dev/null || [ "${2:-}" = --allow-empty ] ||
+		die "kernel/patches/ has no *.patch files: nothing to check or submit (export the series with make series-export)"
+	mkdir -p "$sdir"
+	if [ "${TPF_SERIES_LOCKED:-}" != 1 ]; then
+		exec 9>"$sdir/.tree.lock"
+		flock -n 9 || { info "waiting for $sdir/linux: another check-series/submission/checkpatch is using it"; flock 9; }
+	fi
+	tree=$("$0" "$sdir/linux")
+	g() { git -C "$tree" -c advice.detachedHead=false "$@"; }
+	# A check that was cut off may have left another commit checked out.
+	g checkout -q -f tpf-series
+	[ -z "$(g status --porcelain --untracked-files=no)" ] || die "$tree has local changes: remove it (rm -rf $tree) and rerun"
+	"$TPF_ROOT/ci/series/edit.sh" check "$tree"
+	echo "base=$(g rev-parse tpf-base) head=$(g rev-parse HEAD) count=$(g rev-list --count tpf-base..HEAD) tree=$tree debver=$(debian_version)"
+	exit 0
+fi
 base_only=0
 [ "$dest" != --base ] || base_only=1
 

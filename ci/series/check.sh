@@ -42,7 +42,7 @@ flock -n 9 || { echo "waiting for build/series/linux: another check-series/submi
 export TPF_SERIES_LOCKED=1
 
 fail=()
-info=$("$top/ci/kernel/series-tree.sh") || exit 1
+info=$("$top/ci/kernel/tree.sh" --series) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
 out=$sdir/check
 mkdir -p "$out"

@@ -5,7 +5,7 @@
 # a MAINTAINERS section (not THE REST) already covers and it moves or deletes nothing.
 # CHECKs are reported; CHECKPATCH_FAIL_ON_CHECK=1 makes them fail too.  Logs: build/series/check/.
 # The series in the repository carries no Signed-off-by (make submission adds it), so each patch
-# is checked as the kit mails it: the commit from build/series/linux (which ci/kernel/series-tree.sh has
+# is checked as the kit mails it: the commit from build/series/linux (which ci/kernel/tree.sh --series has
 # verified to export back to the same file) exported with git format-patch --signoff, signed off
 # by its own author.  The table also goes to build/series/check/checkpatch/summary.tsv (patch,
 # errors, warnings, checks, verdict, note) for the CI job summary and annotations.
@@ -20,7 +20,7 @@ sdir=${TPF_SERIES_DIR:-$top/build/series}
 logs=$sdir/check/checkpatch
 command -v perl >/dev/null 2>&1 || die "missing tool 'perl': run 'make deps'"
 
-info=$("$top/ci/kernel/series-tree.sh") || exit 1
+info=$("$top/ci/kernel/tree.sh" --series) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
 [[ -f $tree/scripts/checkpatch.pl ]] || die "no scripts/checkpatch.pl in $tree: remove build/series and rerun"
 
@@ -38,7 +38,7 @@ covered() {
 }
 
 mapfile -t commits < <(git -C "$tree" rev-list --reverse tpf-base..tpf-series)
-(( ${#commits[@]} == ${#patches[@]} )) || die "${#patches[@]} patches but ${#commits[@]} commits in $tree: rerun ci/kernel/series-tree.sh"
+(( ${#commits[@]} == ${#patches[@]} )) || die "${#patches[@]} patches but ${#commits[@]} commits in $tree: rerun ci/kernel/tree.sh --series"
 
 bad=0
 printf '%-62s %6s %8s %6s  %s\n' "patch" "errors" "warnings" "checks" "verdict"

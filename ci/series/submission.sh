@@ -48,7 +48,7 @@ mkdir -p "$sdir" outgoing
 exec 9>"$sdir/.tree.lock"
 flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 export TPF_SERIES_LOCKED=1
-info=$(ci/kernel/series-tree.sh) || exit 1
+info=$(ci/kernel/tree.sh --series) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
 base=$(sed -n 's/^base=\([0-9a-f]*\) .*/\1/p' <<<"$info")
 count=$(sed -n 's/.* count=\([0-9]*\) .*/\1/p' <<<"$info")

@@ -2,7 +2,7 @@
 # make check-tuning: every bench/tuning/*.patch (the experiment kernels of make bench-tuning)
 # still applies on top of the series.  A variant that no longer applies fails make bench-tuning
 # only after half an hour of benchmarks; this finds it in seconds, in the static job.
-# Uses the series tree of ci/kernel/series-tree.sh (build/series/linux, shared with make checkpatch).
+# Uses the series tree of ci/kernel/tree.sh --series (build/series/linux, shared with make checkpatch).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -15,7 +15,7 @@ case "${1:-}" in
 *) die "unknown argument '$1': it takes none (see --help)" ;;
 esac
 
-info_line=$("$TPF_ROOT/ci/kernel/series-tree.sh") || die "ci/kernel/series-tree.sh failed: see its output above"
+info_line=$("$TPF_ROOT/ci/kernel/tree.sh" --series) || die "ci/kernel/tree.sh --series failed: see its output above"
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info_line")
 [ -d "$tree/.git" ] || die "no series tree in '$tree': remove build/series and rerun"
 
