@@ -97,7 +97,7 @@ if [ ! -f "$base/.tpf-base-done" ]; then
 	info "extracting $TPF_TARBALL ($debver)"
 	rm -rf "$base.tmp"
 	mkdir -p "$base.tmp"
-	flock "${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}" tar -C "$base.tmp" --strip-components=1 -xf "$TPF_TARBALL"
+	tar -C "$base.tmp" --strip-components=1 -xf "$TPF_TARBALL"
 	# Debian's .gitignore ends with an ignore-everything rule ("/*") that would hide new
 	# files such as kernel/futex/tp.c from git add; the base commit drops it.
 	sed -i '/^# Debian packaging: ignore everything/,$d' "$base.tmp/.gitignore"
