@@ -93,6 +93,9 @@ export GIT_COMMITTER_NAME="tp-futex series-tree" GIT_COMMITTER_EMAIL="series-tre
 # $base/.git/objects, so that path must stay), and nothing reads its own work tree:
 # that is deleted, which saves 1.7 GB.
 base=$TPF_BUILD/src/pristine-$debver
+mkdir -p "$TPF_BUILD/src"
+exec 8>"$TPF_BUILD/src/.pristine.lock"
+flock -n 8 || { info "waiting for $base: another run is making it"; flock 8; }
 if [ ! -f "$base/.tpf-base-done" ]; then
 	info "extracting $TPF_TARBALL ($debver)"
 	rm -rf "$base.tmp"
@@ -115,6 +118,7 @@ if [ ! -f "$base/.tpf-base-done" ]; then
 	rm -rf "$base"
 	mv "$base.tmp" "$base"
 fi
+exec 8>&-
 if [ "$base_only" = 1 ]; then
 	echo "$base"
 	exit 0
