@@ -1,5 +1,5 @@
 # Line plot of one column against the critical-section load, one line per data file.
-# Called by ci/bench-report.py:
+# Called by bench/tpbench/plots.py (make bench-report):
 #   gnuplot -e "files='a.dat b.dat'; titles='x86_64:2thr arm64:2thr'; col=2; goal=0.85;
 #               ylab='TP / WW'; ttl='...'; out='x.svg'" bench/lines.gp
 # goal < 0 draws no goal line.  Data files: "load value..." with a header comment.

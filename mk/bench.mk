@@ -14,7 +14,7 @@
 #   make bench-tuning [ARCH=] [VARIANTS="base no-spin ..."] [TUNING_SAVE=1]
 #                                   one kernel per bench/tuning/*.patch variant (+ base, and
 #                                   host-busy = base beside one busy loop per host CPU), the
-#                                   BENCH=tuning matrix in each; table: ci/bench-tuning-report.py,
+#                                   BENCH=tuning matrix in each; table: bench/tuning-report.py,
 #                                   write-up: docs/bench-tuning.md (TUNING_SAVE=1: results
 #                                   also copied to results/tuning/, which that page quotes)
 #   make bench-exit [ARCH=] [ROUNDS=4] [BENCH_SAVE=1]
@@ -30,7 +30,8 @@
 #                                   today's TP tests booted on the kernel of an earlier series
 #                                   (what the current series fixes) -> build/evidence/<arch>/
 #                                   (EVIDENCE_SAVE=1: docs/evidence/old-series-<arch>-*.log)
-#   make bench-report               docs/benchmarks.md + docs/bench/*.svg from results/
+#   make bench-report               docs/benchmarks.md + docs/bench/*.svg + docs/bench/summary.txt
+#                                   (the cover letter's block) from results/ (bench/report.py)
 #                                   (BENCH_RESULTS=build/bench to report the last runs)
 #
 # Packages: ci/deps/packages-bench.txt.  Everything runs from the repository root.
@@ -66,7 +67,7 @@ bench: deps-ensure
 bench-tuning:
 	@rc=0; for a in $(ARCHES); do \
 		BENCH_CPUS=$(or $(BENCH_CPUS),2) TUNING_SAVE=$(TUNING_SAVE) $(TPF_BENCH_ROOT)/ci/bench/tuning.sh $$a $(VARIANTS) || rc=1; \
-	done; $(TPF_BENCH_ROOT)/ci/bench-tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
+	done; $(TPF_BENCH_ROOT)/bench/tuning-report.py $(TPF_BENCH_ROOT)/build/bench-tuning || rc=1; exit $$rc
 
 bench-exit:
 	@rc=0; for a in $(ARCHES); do \
@@ -86,7 +87,7 @@ evidence:
 	done; exit $$rc
 
 bench-report:
-	$(TPF_BENCH_ROOT)/ci/bench-report.py --results $(or $(BENCH_RESULTS),$(TPF_BENCH_ROOT)/results) \
+	$(TPF_BENCH_ROOT)/bench/report.py --results $(or $(BENCH_RESULTS),$(TPF_BENCH_ROOT)/results) \
 		--out $(TPF_BENCH_ROOT)/docs/benchmarks.md --plots $(TPF_BENCH_ROOT)/docs/bench
 
 .DEFAULT_GOAL := $(tpf_bench_saved_goal)

@@ -58,7 +58,7 @@ command -v "$strip" >/dev/null 2>&1 || strip="strip"
 "$strip" -o "$out/perf" "$perf" 2>/dev/null || cp "$perf" "$out/perf"
 runner="ci/vm/boot"
 perf_source=initramfs
-python3 "$TPF_ROOT/ci/bench-tool.py" gen --matrix "$matrix" --mode "$mode" "$out/guest-bench.sh"
+python3 "$TPF_ROOT/bench/tool.py" gen --matrix "$matrix" --mode "$mode" "$out/guest-bench.sh"
 nruns=$(grep -c '^run ' "$out/guest-bench.sh")
 runtime=$(awk '$1 == "runtime" { print $2 }' "$matrix")
 timeout=$((nruns * (runtime + 3) + 300))
@@ -83,7 +83,7 @@ qemu_ver=$("$QEMU" --version 2>/dev/null | head -1 || echo unknown)
 host_cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || echo unknown)
 
 prc=0
-python3 "$TPF_ROOT/ci/bench-tool.py" parse --log "$out/raw.log" --out "$out" \
+python3 "$TPF_ROOT/bench/tool.py" parse --log "$out/raw.log" --out "$out" \
 	--meta arch="$arch" --meta mode="$mode" --meta matrix="${matrix#"$TPF_ROOT"/}" \
 	--meta series_key="$series" --meta repo_head="$head" --meta accel="$accel" \
 	--meta qemu="$qemu_ver" --meta host_cpu="$host_cpu" --meta host_nproc="$(nproc)" \
@@ -92,7 +92,7 @@ python3 "$TPF_ROOT/ci/bench-tool.py" parse --log "$out/raw.log" --out "$out" \
 	--meta smp="$cpus" --meta run_exit="$rc" --meta runner="$runner" \
 	--meta kernel_source="$kernel_source" || prc=$?
 if [ -s "$out/summary.csv" ]; then
-	python3 "$TPF_ROOT/ci/bench-tool.py" table "$out" || true
+	python3 "$TPF_ROOT/bench/tool.py" table "$out" || true
 fi
 
 save=${BENCH_SAVE:-}

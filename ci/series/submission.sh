@@ -137,39 +137,17 @@ all_cc=$(grep -vixF -f <(printf '%s\n' "$all_to") <<<"$all_cc" | uniq_lines || t
 
 # --- cover letter --------------------------------------------------------------------------
 bench=$tmp/bench.txt
-# Source: docs/benchmarks.md (make bench-report), else that page generated on the fly from
-# results/<arch>/ by ci/bench-report.py, else a placeholder line.
-page=""
-if [[ -f docs/benchmarks.md ]]; then
-  page=docs/benchmarks.md src="docs/benchmarks.md (make bench-report)"
-elif compgen -G 'results/*/summary.csv' >/dev/null && [[ -x ci/bench-report.py ]] &&
-     python3 ci/bench-report.py --results results --out "$tmp/benchmarks.md" --plots "$tmp/plots" >/dev/null 2>&1; then
-  page=$tmp/benchmarks.md src="results/<arch>/ (make bench BENCH=full), tabulated by ci/bench-report.py"
-fi
-if [[ -n $page ]]; then
-  for a in x86_64 arm64; do
-    # Per arch: the machine rows of the section's first table, then its "### Throughput" table.
-    if ! awk -v arch="$a" '
-        /^## / { insec = ($0 == "## " arch); intab = 0; next }
-        !insec { next }
-        /^### / { intab = ($0 ~ /^### Throughput/); if (intab) { print ""; print substr($0, 5) }; next }
-        intab && /^\|/ { print; n++; next }
-        /^\| (QEMU, accel, vCPUs|date) \|/ {
-          line = $0; gsub(/[`*]/, "", line); split(line, f, "|")
-          gsub(/^ +| +$/, "", f[2]); gsub(/^ +| +$/, "", f[3]); print f[2] ": " f[3] }
-        END { exit n ? 0 : 1 }' "$page" >"$tmp/bench-$a.txt"; then
-      echo "$a: no results yet (make bench ARCH=$a BENCH=full, then make bench-report)" >"$tmp/bench-$a.txt"
-    fi
-    { echo "$a"; echo "${a//?/-}"; cat "$tmp/bench-$a.txt"; echo; } >>"$bench"
-    rm -f "$tmp/bench-$a.txt"
-  done
-  echo "(From $src: median ops/s; QEMU numbers, so compare the ratios, not the absolute rates.)" >>"$bench"
-  # The real programs, as ci/bench-report.py writes them for a mail.
-  if [[ -s docs/bench/real-programs.txt ]]; then
-    { echo; cat docs/bench/real-programs.txt; } >>"$bench"
-  fi
+# Source: docs/bench/summary.txt (make bench-report writes it next to docs/benchmarks.md: per arch
+# the machine and the throughput table, then the real programs), else the same block generated
+# on the fly from results/<arch>/ by bench/report.py, else a placeholder line.
+if [[ -f docs/bench/summary.txt ]]; then
+  cp docs/bench/summary.txt "$bench"
+elif compgen -G 'results/*/summary.csv' >/dev/null && [[ -x bench/report.py ]] &&
+     python3 bench/report.py --results results --out "$tmp/benchmarks.md" --plots "$tmp/plots" \
+       --source "results/<arch>/ (make bench BENCH=full), tabulated by bench/report.py" >/dev/null 2>&1; then
+  cp "$tmp/plots/summary.txt" "$bench"
 else
-  echo "[No benchmark results yet: no docs/benchmarks.md or results/<arch>/summary.csv.  Run make bench BENCH=full for x86_64 and arm64 and make bench-report, then regenerate this submission.]" >"$bench"
+  echo "[No benchmark results yet: no docs/bench/summary.txt or results/<arch>/summary.csv.  Run make bench BENCH=full for x86_64 and arm64 and make bench-report, then regenerate this submission.]" >"$bench"
 fi
 rm -rf "$tmp/benchmarks.md" "$tmp/plots"
 
