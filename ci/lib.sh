@@ -57,8 +57,10 @@ coarse_clocksource() {
 	esac
 }
 
+# need_cmd CMD [PACKAGE]: die with the fix if CMD is not on PATH.
 need_cmd() {
-	command -v "$1" >/dev/null 2>&1 || die "missing tool '$1': run 'make deps'"
+	command -v "$1" >/dev/null 2>&1 ||
+		die "missing tool '$1': ${2:+apt-get install $2 or }run 'make deps'"
 }
 
 debian_version() {

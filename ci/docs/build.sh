@@ -13,8 +13,8 @@ case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 
 root=$TPF_ROOT
 out=${1:-$root/build/docs}
-command -v pandoc >/dev/null 2>&1 || die "pandoc not found; fix: apt-get install pandoc (or make deps)"
-command -v patch >/dev/null 2>&1 || die "patch not found; fix: apt-get install patch (or make deps)"
+need_cmd pandoc pandoc
+need_cmd patch patch
 
 shopt -s nullglob
 pages=("$root"/docs/*.md)

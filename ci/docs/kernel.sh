@@ -8,7 +8,6 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() { echo "usage: ${0##*/}   (env: JOBS=2)"; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 [ $# -eq 0 ] || { usage >&2; exit 2; }
@@ -18,12 +17,12 @@ out=$root/build/docs-kernel
 tree=$out/linux
 jobs=${JOBS:-2}
 
-need flock util-linux
-need git git
-need make make
-need sphinx-build python3-sphinx
-need perl perl
-need dot graphviz
+need_cmd flock util-linux
+need_cmd git git
+need_cmd make make
+need_cmd sphinx-build python3-sphinx
+need_cmd perl perl
+need_cmd dot graphviz
 python3 -c 'import yaml' 2>/dev/null || die "python3 yaml module missing (htmldocs runs tools/net/ynl); fix: apt-get install python3-yaml"
 
 shopt -s nullglob

@@ -6,7 +6,6 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() { echo "usage: ${0##*/} [OUTDIR]   (default: build/man)"; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
@@ -15,8 +14,8 @@ root=$TPF_ROOT
 out=${1:-$root/build/man}
 src=${FUTEX2_GZ:-/usr/share/man/man2/futex.2.gz}
 
-need zcat gzip
-need patch patch
+need_cmd zcat gzip
+need_cmd patch patch
 [ -r "$src" ] || die "$src not found; fix: apt-get install manpages-dev (Debian 12 ships 6.03)"
 
 rm -rf "$out/src" "$out/man2" "$out/man2const"

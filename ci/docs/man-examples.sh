@@ -5,7 +5,6 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() { echo "usage: ${0##*/} [MANDIR]   (default: build/man, from ci/docs/man-build.sh)"; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
@@ -13,7 +12,7 @@ case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 root=$TPF_ROOT
 mandir=${1:-$root/build/man}
 page=$mandir/man2/futex.2
-need gcc gcc
+need_cmd gcc gcc
 [ -f "$page" ] || die "$page not found; fix: run ci/docs/man-build.sh (make man) first"
 
 srcdir=$mandir/examples

@@ -6,15 +6,14 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() { echo "usage: ${0##*/} [MANDIR]   (default: build/man, from ci/docs/man-build.sh)"; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
 
 root=$TPF_ROOT
 mandir=${1:-$root/build/man}
-need mandoc mandoc
-need groff groff
+need_cmd mandoc mandoc
+need_cmd groff groff
 
 [ -f "$mandir/man2/futex.2" ] || die "$mandir/man2/futex.2 not found; fix: run ci/docs/man-build.sh (make man) first"
 

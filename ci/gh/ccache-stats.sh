@@ -17,7 +17,7 @@ esac
 (( $# <= 1 )) || die "too many arguments: give --begin or nothing"
 
 top=$TPF_ROOT
-command -v ccache >/dev/null 2>&1 || die "missing tool 'ccache': run 'make deps'"
+need_cmd ccache
 snap=$top/build/ccache-stats.begin
 dir=$(ccache --get-config cache_dir)
 

@@ -24,8 +24,8 @@ wp_ver=0.3.61
 # The parser's dependencies at the versions this was tested with (npm would take newer ones).
 wp_deps=("@actions/expressions@0.3.61" "yaml@2.9.1" "cronstrue@2.61.0")
 
-command -v node >/dev/null 2>&1 || die "missing tool 'node': apt-get install nodejs npm (listed in ci/deps/packages-submit.txt; 'make deps')"
-command -v python3 >/dev/null 2>&1 || die "missing tool 'python3': run 'make deps'"
+need_cmd node "nodejs npm"
+need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || die "python3-yaml is missing: apt-get install python3-yaml (listed in ci/deps/packages-docs.txt; 'make deps')"
 
 # npm_tool DIR VERSION CHECKFILE PACKAGE...: install PACKAGE... into build/tools/DIR once per VERSION.
@@ -33,7 +33,7 @@ npm_tool() {
   local name=$1 ver=$2 check=$3; shift 3
   local dir=$top/build/tools/$name
   [[ -f $dir/node_modules/$check && "$(cat "$dir/version" 2>/dev/null)" == "$ver" ]] && return 0
-  command -v npm >/dev/null 2>&1 || die "missing tool 'npm': apt-get install npm (listed in ci/deps/packages-submit.txt; 'make deps')"
+  need_cmd npm npm
   echo "check-workflows: installing $* (npm) into build/tools/$name" >&2
   rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
   if ! npm install --silent --no-save --no-audit --no-fund --prefix "$dir.tmp" "$@" >"$dir-install.log" 2>&1 ||

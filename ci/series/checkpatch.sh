@@ -18,7 +18,7 @@ case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1
 top=$TPF_ROOT
 sdir=${TPF_SERIES_DIR:-$top/build/series}
 logs=$sdir/check/checkpatch
-command -v perl >/dev/null 2>&1 || die "missing tool 'perl': run 'make deps'"
+need_cmd perl
 
 info=$("$top/ci/kernel/tree.sh" --series) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")

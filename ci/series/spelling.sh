@@ -10,8 +10,8 @@ case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1
 
 top=$TPF_ROOT
 cd "$top"
-command -v codespell >/dev/null 2>&1 || die "missing tool 'codespell': run 'make deps' (apt-get install codespell)"
-command -v git >/dev/null 2>&1 || die "missing tool 'git': run 'make deps'"
+need_cmd codespell codespell
+need_cmd git
 out=${TPF_SERIES_DIR:-$top/build/series}/check/spelling
 rm -rf "$out"; mkdir -p "$out"
 

@@ -26,7 +26,7 @@ cd "$top"
 ver=$((10#$ver))
 (( ver >= 4 )) || die "V=$ver is too small: v3 was the last upstream posting, so use V=4 or later"
 for t in git perl; do
-  command -v "$t" >/dev/null 2>&1 || die "missing tool '$t': apt-get install $t (or run 'make deps')"
+  need_cmd "$t" "$t"
 done
 if [[ -z $signoff ]]; then
   name=$(git config user.name || true)

@@ -8,7 +8,6 @@ set -euo pipefail
 . "$(dirname "$0")/../../ci/lib.sh"
 
 usage() { echo "usage: ${0##*/} [--no-selftests | --patches GLOB] [MANDIR]   (defaults: --patches 'kernel/patches/*.patch', build/man)"; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found; fix: apt-get install $2 (or make deps)"; }
 
 selftests=(--patches "kernel/patches/*.patch")
 case "${1:-}" in
@@ -24,8 +23,8 @@ esac
 
 root=$TPF_ROOT
 mandir=${1:-$root/build/man}
-need python3 python3
-need mandoc mandoc
+need_cmd python3 python3
+need_cmd mandoc mandoc
 [ -f "$mandir/man2/futex.2" ] || die "$mandir/man2/futex.2 not found; fix: run ci/docs/man-build.sh (make man) first"
 
 cd "$root"
