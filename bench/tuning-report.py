@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
-"""make bench-tuning: the Markdown tables of the tuning variants (bench/tpbench/tuning.py)."""
+"""make bench-tuning: the Markdown tables of the tuning variants (bench/tpbench/tool.py)."""
 import sys
 
-from tpbench.tuning import main
+from tpbench.tool import tuning_main
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(tuning_main())

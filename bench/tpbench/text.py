@@ -1,60 +1,46 @@
-"""Text: number formats, Markdown tables and the templates of bench/templates/.
+"""The templates of bench/templates/ and the number formats of the tables.
 
-Templates are str.format strings ({field}, {field:.2f}, {meta[key]}) with three additions:
-
-  @@# text          a comment line
-  @@? FIELD text    the line "text" if FIELD is true, else nothing ("@@? !FIELD": if false)
-  {field}           alone on a line: nothing if the field is ""
-
-A line that is left out takes the blank line after it along (or the one before it, at the end
-of the template), so optional paragraphs need no blank-line bookkeeping.  A template file is
-one template (render()), or named entries each starting at a line "@@ NAME" (notes(); the
-blank lines around an entry are not part of it, leading spaces are).  The final newline of a
-file is not part of its template.
+A template is a str.format string ({field}, {field:.2f}, {meta[key]}) with two additions:
+  {field:?text|other}  "text" if the field is true, else "other" ("|other" is optional); both
+      may hold fields, always formatted (a None field with a format spec comes out empty)
+  a line that comes out empty is left out with the blank line after it (or before it, at the
+      end): optional paragraphs need no blank-line bookkeeping
+"@@#" lines are comments; a file's final newline is not part of it.  A file is one template
+(render()) or entries (Notes): "@@ NAME: TEXT", or a line "@@ NAME" and the lines up to the
+next entry (without blank lines at either end).
 """
 import os
-import re
+import string
 
 from .data import ROOT
 
-TEMPLATES = os.path.join(ROOT, "bench", "templates")
-_FIELD_LINE = re.compile(r"\{(\w+)\}")
+
+class _Formatter(string.Formatter):
+    def format_field(self, value, spec):
+        if spec.startswith("?"):
+            yes, _, no = spec[1:].partition("|")
+            return yes if value else no
+        return "" if value is None and spec else format(value, spec)
 
 
 def _read(name):
-    with open(os.path.join(TEMPLATES, name), encoding="utf-8") as fh:
-        text = fh.read()
-    if text.endswith("\n"):
-        text = text[:-1]
-    return "\n".join(x for x in text.split("\n") if not x.startswith("@@#"))
-
-
-def _drop_empty(template, fields):
-    """TEMPLATE with the "@@?" lines resolved and the lines that are a single empty field left
-    out, each with one blank line."""
-    lines = template.split("\n")
-    out = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("@@? "):
-            name, _, line = line[4:].partition(" ")
-            keep = not fields[name[1:]] if name.startswith("!") else bool(fields[name])
-        else:
-            m = _FIELD_LINE.fullmatch(line)
-            keep = not (m and fields.get(m.group(1)) == "")
-        if keep:
-            out.append(line)
-        elif i + 1 < len(lines) and lines[i + 1] == "":
-            i += 1
-        elif i + 1 == len(lines) and out and out[-1] == "":
-            out.pop()
-        i += 1
-    return "\n".join(out)
+    with open(os.path.join(ROOT, "bench", "templates", name), encoding="utf-8") as fh:
+        lines = fh.read().removesuffix("\n").split("\n")
+    return "\n".join(x for x in lines if not x.startswith("@@#"))
 
 
 def fill(template, **fields):
-    return _drop_empty(template, fields).format(**fields)
+    lines, out, i = template.split("\n"), [], 0
+    while i < len(lines):
+        text = _Formatter().format(lines[i], **fields)
+        if text or not lines[i]:
+            out.append(text)
+        elif i + 1 < len(lines) and not lines[i + 1]:
+            i += 1
+        elif i + 1 == len(lines) and out and not out[-1]:
+            out.pop()
+        i += 1
+    return "\n".join(out)
 
 
 def render(name, **fields):
@@ -62,42 +48,22 @@ def render(name, **fields):
     return fill(_read(name), **fields)
 
 
-_notes = {}
-
-
-def notes(name):
-    """{entry: template} of the template file bench/templates/NAME."""
-    if name not in _notes:
-        entries, cur = {}, None
-        for line in _read(name).split("\n"):
-            if line.startswith("@@ "):
-                cur = line[3:].strip()
-                entries[cur] = []
-            elif cur is not None:
-                entries[cur].append(line)
-        _notes[name] = {k: "\n".join(v).strip("\n") for k, v in entries.items()}
-    return _notes[name]
-
-
 class Notes:
-    """The entries of one notes file, filled in: Notes("x.in")("entry", field=value)."""
+    """The entries of one template file: note = Notes("x.in"); note("entry", field=value)."""
 
     def __init__(self, name):
-        self.name = name
+        self.entries = {}
+        for part in ("\n" + _read(name)).split("\n@@ ")[1:]:
+            head, _, text = part.partition("\n")
+            entry, colon, line = head.partition(": ")
+            self.entries[entry.strip()] = line if colon else text.strip("\n")
 
     def __call__(self, entry, **fields):
-        return fill(notes(self.name)[entry], **fields)
-
-    def __contains__(self, entry):
-        return entry in notes(self.name)
-
-    def opt(self, cond, entry, **fields):
-        """The entry filled in if COND, else "" (an optional part of a sentence)."""
-        return self(entry, **fields) if cond else ""
+        return fill(self.entries[entry], **fields)
 
 
 class Missing(dict):
-    """format_map() mapping: '?' for a missing key (meta.json fields)."""
+    """A meta.json for the templates: '?' for a missing key."""
 
     def __missing__(self, key):
         return "?"
@@ -108,36 +74,19 @@ def fmt_ops(v):
         return "–"
     if v >= 1e6:
         return f"{v / 1e6:.2f}M"
-    if v >= 1e3:
-        return f"{v / 1e3:.1f}k"
-    return f"{v:.0f}"
+    return f"{v / 1e3:.1f}k" if v >= 1e3 else f"{v:.0f}"
 
 
-def fmt_r(v, d=2):
-    return "–" if v is None else f"{v:.{d}f}"
-
-
-def fmt_pct(v, d=2):
-    return "–" if v is None else f"{100 * v:.{d}f}%"
+def fmt(v, spec=".2f"):
+    return "–" if v is None else format(v, spec)
 
 
 def case_name(k):
     t, load, wait, shared = k
-    s = f"{t} thr, load {load}"
-    if wait:
-        s = f"{t} thr, 1us sleep ({wait}/1024)"
-    if shared:
-        s += ", shared"
-    return s
+    s = f"{t} thr, 1us sleep ({wait}/1024)" if wait else f"{t} thr, load {load}"
+    return s + ", shared" if shared else s
 
 
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
-
-
-def blocks(*parts):
-    """Markdown blocks (paragraphs, lists, tables) separated by one blank line; empty parts
-    are left out."""
-    return "\n\n".join(p for p in parts if p)
+    return "\n".join(out + ["| " + " | ".join(str(c) for c in r) + " |" for r in rows])
