@@ -60,12 +60,14 @@ printf '%s\tproject/lib-tests\t%s\n' 600 \
 	"sh /tpf/lib/tests/run-tests.sh --expect $lib_mode /tpf/lib" >>"$list"
 
 # The project's own guest tests; "timeout: N" in the first lines sets N.
+# kselftest.h (TAP helpers) comes from the tree being tested, tp-futex.h (the TP
+# futex ops and syscall wrappers) from tests/include/; the uapi headers are the
+# patched kernel's.
 for c in "$TPF_ROOT"/tests/guest/*.c; do
 	[ -e "$c" ] || continue
 	name=$(basename "$c" .c)
-	# kselftest.h (TAP helpers) comes from the tree being tested.
 	"$GCC" -static -O2 -Wall -Wextra -Werror -pthread -isystem "$obj/hdr/include" \
-		-I "$src/tools/testing/selftests" \
+		-I "$src/tools/testing/selftests" -I "$TPF_ROOT/tests/include" \
 		-o "$out/bin/tests/$name" "$c" >>"$log" 2>&1 ||
 		die "tests/guest/$name.c did not build for $arch: see $log"
 	to=$(head -n 5 "$c" | sed -n 's/.*timeout: *\([0-9]*\).*/\1/p' | head -n1)

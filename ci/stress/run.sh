@@ -27,7 +27,7 @@ args="$args ${STRESS_ARGS:-}"
 bin=$out/tp-stress-$arch
 need_cmd "$GCC"
 "$GCC" -static -pthread -O2 -Wall -Wextra -Werror -DTPS_ARGS="\"$args\"" \
-	-o "$bin" "$TPF_ROOT/tests/stress/tp-stress.c"
+	-I "$TPF_ROOT/tests/include" -o "$bin" "$TPF_ROOT/tests/stress/tp-stress.c"
 
 mem=${MEM:-1024}
 [ "$kcfg" = debug ] && [ "$mem" -lt 1024 ] && mem=1024

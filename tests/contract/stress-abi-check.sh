@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Consistency check: every errno that tests/guest/tp-badinput.c expects from
 # FUTEX_LOCK / FUTEX_UNLOCK (its EXPECT_ERR() rows) must be listed for that op as
 # kind=errno in the single ABI source tests/contract/tp-futex-abi.tsv.
 # Usage: tests/contract/stress-abi-check.sh     exit 0 = consistent
-set -eu
+set -euo pipefail
 . "$(dirname "$0")/../../ci/lib.sh"
 TOP=$TPF_ROOT
 TSV=$TOP/tests/contract/tp-futex-abi.tsv

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kselftest.h"
+
 static int want_cpus(void)
 {
 	char buf[4096], *p;
@@ -47,13 +49,10 @@ int main(void)
 	int ok = 1;
 	long i;
 
-	printf("TAP version 13\n1..2\n");
-	if (want > 0 && online == want) {
-		printf("ok 1 %ld CPUs online, %d requested\n", online, want);
-	} else {
-		printf("not ok 1 %ld CPUs online, %d requested\n", online, want);
-		ok = 0;
-	}
+	ksft_print_header();
+	ksft_set_plan(2);
+	ksft_test_result(want > 0 && online == want, "%ld CPUs online, %d requested\n",
+			 online, want);
 	for (i = 0; i < online; i++) {
 		pthread_t t;
 		void *ret;
@@ -62,6 +61,6 @@ int main(void)
 		    pthread_join(t, &ret) || ret)
 			ok = 0;
 	}
-	printf("%sok 2 a thread ran on each online CPU\n", ok ? "" : "not ");
-	return ok ? 0 : 1;
+	ksft_test_result(ok, "a thread ran on each online CPU\n");
+	ksft_finished();
 }

@@ -25,34 +25,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kselftest.h"
-
-#ifndef FUTEX_LOCK
-#define FUTEX_LOCK	14
-#define FUTEX_UNLOCK	15
-#endif
+#include "tp-futex.h"
 
 /* volatile: every store must reach memory, none may be merged away. */
 static volatile uint32_t word;
 static int block[2];		/* the sleeping owners read from it */
 static pid_t owner_tid[2];
 static pid_t waiter_tid;
-static long waiter_ret = -1000;
-static int waiter_errno;
-
-static pid_t gettid_(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
-
-static long futex_(volatile uint32_t *uaddr, int op)
-{
-	return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0);
-}
+static long waiter_ret = -1000;	/* -1000: still in FUTEX_LOCK; else its result or -errno */
 
 static volatile int stop_writing;
 
@@ -85,7 +69,7 @@ static void *sleeping_owner(void *arg)
 {
 	char c;
 
-	__atomic_store_n(&owner_tid[(long)arg], gettid_(), __ATOMIC_RELEASE);
+	__atomic_store_n(&owner_tid[(long)arg], tp_gettid(), __ATOMIC_RELEASE);
 	while (read(block[0], &c, 1) < 0 && errno == EINTR)
 		;
 	return NULL;
@@ -96,9 +80,8 @@ static void *waiter(void *arg)
 	long ret;
 
 	(void)arg;
-	__atomic_store_n(&waiter_tid, gettid_(), __ATOMIC_RELEASE);
-	ret = futex_(&word, FUTEX_LOCK);
-	waiter_errno = errno;
+	__atomic_store_n(&waiter_tid, tp_gettid(), __ATOMIC_RELEASE);
+	ret = tp_futex_lock(&word, FUTEX_PRIVATE_FLAG, NULL);
 	__atomic_store_n(&waiter_ret, ret, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -127,15 +110,16 @@ int main(int argc, char **argv)
 	pthread_t owners[2], w, writers[64];
 	unsigned long stores[64] = { 0 }, total = 0;
 	double t0, t_unlock;
-	pid_t me = gettid_();
+	pid_t me = tp_gettid();
 	long i, ret;
 
 	ksft_print_header();
 	ksft_set_plan(3);
 
-	if (futex_(&word, FUTEX_UNLOCK) != -1 || errno != EPERM)
+	ret = tp_futex_unlock(&word, FUTEX_PRIVATE_FLAG);
+	if (ret != -EPERM)
 		ksft_exit_skip("kernel has no FUTEX_LOCK/FUTEX_UNLOCK (FUTEX_UNLOCK gave %s)\n",
-			       strerror(errno));
+			       ret < 0 ? strerror((int)-ret) : "success");
 	if (secs <= 0 || nwriters <= 0 || nwriters > 64)
 		ksft_exit_fail_msg("usage: tp-rewrite [seconds > 0 [writers 1..64]]\n");
 
@@ -178,9 +162,9 @@ int main(int argc, char **argv)
 	word = me;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	t_unlock = now();
-	ret = futex_(&word, FUTEX_UNLOCK);
+	ret = tp_futex_unlock(&word, FUTEX_PRIVATE_FLAG);
 	ksft_test_result(ret == 0 || ret == 1, "FUTEX_UNLOCK by the last writer returned %ld (%s)\n",
-			 ret, ret < 0 ? strerror(errno) : "ok");
+			 ret, ret < 0 ? strerror((int)-ret) : "ok");
 
 	while (__atomic_load_n(&waiter_ret, __ATOMIC_ACQUIRE) == -1000 && now() - t_unlock < 20)
 		usleep(1000);
@@ -188,7 +172,7 @@ int main(int argc, char **argv)
 	ksft_test_result(ret >= 0 && ret <= 2 &&
 			 (word & FUTEX_TID_MASK) == (uint32_t)waiter_tid,
 			 "the waiter got the lock once the rewriting stopped: FUTEX_LOCK returned %ld (%s), word %#x, after %.3f s\n",
-			 ret, ret < 0 && ret != -1000 ? strerror(waiter_errno) : "-",
+			 ret, ret < 0 && ret != -1000 ? strerror((int)-ret) : "-",
 			 word, now() - t_unlock);
 	if (ret == -1000)
 		ksft_exit_fail_msg("the waiter is still in FUTEX_LOCK 20 s after the unlock\n");

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kselftest.h"
+
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
 static int write_str(const char *path, const char *s)
@@ -39,30 +41,24 @@ int main(void)
 	struct stat st;
 	FILE *f;
 
-	printf("TAP version 13\n");
+	ksft_print_header();
 	if (stat(KMEMLEAK, &st)) {
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-		if (stat(KMEMLEAK, &st)) {
-			printf("1..0 # SKIP no %s (kernel without CONFIG_DEBUG_KMEMLEAK; use KCONFIG=debug)\n",
-			       KMEMLEAK);
-			return 4;
-		}
+		if (stat(KMEMLEAK, &st))
+			ksft_exit_skip("no %s (kernel without CONFIG_DEBUG_KMEMLEAK; use KCONFIG=debug)\n",
+				       KMEMLEAK);
 	}
 	/* Objects younger than ~5 s are not reported; scan twice to settle. */
 	sleep(6);
-	if (write_str(KMEMLEAK, "scan")) {
-		printf("1..0 # SKIP cannot write %s: %s (kmemleak disabled?)\n", KMEMLEAK,
-		       strerror(errno));
-		return 4;
-	}
+	if (write_str(KMEMLEAK, "scan"))
+		ksft_exit_skip("cannot write %s: %s (kmemleak disabled?)\n", KMEMLEAK,
+			       strerror(errno));
 	sleep(6);
 	write_str(KMEMLEAK, "scan");
 
 	f = fopen(KMEMLEAK, "r");
-	if (!f) {
-		printf("1..0 # SKIP cannot read %s: %s\n", KMEMLEAK, strerror(errno));
-		return 4;
-	}
+	if (!f)
+		ksft_exit_skip("cannot read %s: %s\n", KMEMLEAK, strerror(errno));
 	for (;;) {
 		char *got = fgets(line, sizeof(line), f);
 
@@ -71,7 +67,8 @@ int main(void)
 				if (obj_futex)
 					futex++;
 				if (obj_futex || shown < 3) {
-					printf("# %s leak:\n%s", obj_futex ? "FUTEX" : "other", obj);
+					ksft_print_msg("%s leak:\n%s", obj_futex ? "FUTEX" : "other",
+						       obj);
 					shown++;
 				}
 			}
@@ -92,9 +89,11 @@ int main(void)
 		}
 	}
 	fclose(f);
-	printf("1..2\n");
-	printf("%s 1 kmemleak: no unreferenced object allocated from the futex code (%d found)\n",
-	       futex ? "not ok" : "ok", futex);
-	printf("ok 2 kmemleak: %d unreferenced objects in total (informational)\n", total);
-	return futex ? 1 : 0;
+	ksft_set_plan(2);
+	ksft_test_result(!futex,
+			 "kmemleak: no unreferenced object allocated from the futex code (%d found)\n",
+			 futex);
+	ksft_test_result_pass("kmemleak: %d unreferenced objects in total (informational)\n",
+			      total);
+	ksft_finished();
 }

@@ -66,12 +66,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef FUTEX_LOCK
-#define FUTEX_LOCK	14
-#endif
-#ifndef FUTEX_UNLOCK
-#define FUTEX_UNLOCK	15
-#endif
+#include "tp-futex.h"
 
 #define MAXT		64
 #define NPRIV		2	/* per process: [0] plain, [1] robust */
@@ -150,8 +145,6 @@ static void err_note(int stat, const char *fmt, ...)
 
 /* ---------------- helpers ---------------- */
 
-static pid_t gettid_(void) { return (pid_t)syscall(SYS_gettid); }
-
 /*
  * -E (harness self-test on a kernel without TP futexes): FUTEX_LOCK/UNLOCK are mapped
  * to FUTEX_LOCK_PI2/FUTEX_UNLOCK_PI, which share the word protocol, the absolute
@@ -159,15 +152,11 @@ static pid_t gettid_(void) { return (pid_t)syscall(SYS_gettid); }
  */
 static long sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *ts)
 {
-	long r;
-
 	if (emulate && (op & FUTEX_CMD_MASK) == FUTEX_LOCK)
-		op = (op & ~FUTEX_CMD_MASK) | 13 /* FUTEX_LOCK_PI2 */;
+		op = (op & ~FUTEX_CMD_MASK) | FUTEX_LOCK_PI2;
 	else if (emulate && (op & FUTEX_CMD_MASK) == FUTEX_UNLOCK)
 		op = (op & ~FUTEX_CMD_MASK) | FUTEX_UNLOCK_PI;
-	r = syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
-
-	return r < 0 ? -errno : r;
+	return tp_futex(uaddr, op, val, ts);
 }
 
 static uint64_t now_ns(void)
@@ -176,19 +165,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static struct timespec abs_in_us(clockid_t clk, long us)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	ts.tv_nsec += us * 1000;
-	while (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
 }
 
 struct rng { uint64_t s; };
@@ -304,10 +280,10 @@ static int tp_lock(struct tplock *l, int priv, struct rng *r, int must_time)
 
 		if (rn(r, 2)) {
 			op |= FUTEX_CLOCK_REALTIME;
-			ts = abs_in_us(CLOCK_REALTIME, us);
+			ts = tp_abs_timeout_us(CLOCK_REALTIME, us);
 			stat_add(S_RT, 1);
 		} else {
-			ts = abs_in_us(CLOCK_MONOTONIC, us);
+			ts = tp_abs_timeout_us(CLOCK_MONOTONIC, us);
 		}
 		tsp = &ts;
 		stat_add(S_TIMED, 1);
@@ -456,7 +432,7 @@ static void pi_op(struct rng *r)
 	if (!__atomic_compare_exchange_n(&shm->piword, &(uint32_t){0}, tid, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
 		if (rn(r, 3) == 0) {
-			ts = abs_in_us(CLOCK_REALTIME, rn(r, 2000));	/* LOCK_PI: realtime */
+			ts = tp_abs_timeout_us(CLOCK_REALTIME, rn(r, 2000));	/* LOCK_PI: realtime */
 			ret = sys_futex(&shm->piword, FUTEX_LOCK_PI, 0, &ts);
 		} else {
 			ret = sys_futex(&shm->piword, FUTEX_LOCK_PI, 0, NULL);
@@ -569,7 +545,7 @@ static void *worker(void *arg)
 	struct slot *s = arg;
 	struct rng r;
 
-	my_tid = gettid_();
+	my_tid = tp_gettid();
 	s->tid = my_tid;
 	exited_flag = &s->exited;
 	robust_register();
@@ -656,9 +632,9 @@ struct unmap_arg { uint32_t *word; int priv; volatile long ret; volatile int sta
 static void *unmap_waiter(void *arg)
 {
 	struct unmap_arg *a = arg;
-	struct timespec ts = abs_in_us(CLOCK_MONOTONIC, 20000);
+	struct timespec ts = tp_abs_timeout_us(CLOCK_MONOTONIC, 20000);
 
-	my_tid = gettid_();
+	my_tid = tp_gettid();
 	a->started = 1;
 	a->ret = sys_futex(a->word, FUTEX_LOCK | a->priv, 0, &ts);
 	return NULL;
@@ -670,7 +646,7 @@ static void *mapper(void *arg)
 	long pg = sysconf(_SC_PAGESIZE);
 
 	(void)arg;
-	my_tid = gettid_();
+	my_tid = tp_gettid();
 	rng_init(&r, 31337, (uint64_t)my_tid, 0);
 	while (!shm->stop) {
 		int shared = rn(&r, 2);
@@ -713,15 +689,15 @@ static void *confuser(void *arg)
 	struct rng r;
 
 	(void)arg;
-	my_tid = gettid_();
+	my_tid = tp_gettid();
 	rng_init(&r, 2718, (uint64_t)my_tid, 0);
 	make_it_fail(1);
 	while (!shm->stop) {
 		int tp = rn(&r, 2);
-		struct timespec ts = abs_in_us(CLOCK_MONOTONIC, rn(&r, 2000));
+		struct timespec ts = tp_abs_timeout_us(CLOCK_MONOTONIC, rn(&r, 2000));
 		long ret;
 
-		ret = sys_futex(w, tp ? FUTEX_LOCK : 13 /* FUTEX_LOCK_PI2 */, 0, &ts);
+		ret = sys_futex(w, tp ? FUTEX_LOCK : FUTEX_LOCK_PI2, 0, &ts);
 		stat_add(S_CONF_OPS, 1);
 		if (ret < 0) {
 			if (ret != -ETIMEDOUT)
@@ -840,7 +816,7 @@ static void *victim_thread(void *arg)
 	struct tplock *l = v->l;
 	struct rng r;
 
-	my_tid = gettid_();
+	my_tid = tp_gettid();
 	robust_register();
 	rng_init(&r, 7777, (uint64_t)my_tid, 1);
 	for (;;) {
