@@ -1,7 +1,7 @@
 # tp-futex: the single entry point.  `make help` lists the targets.
 #
 #   make all                 build both arches, boot, test, bench (the main job)
-#   make test [ARCH=arm64]   build, boot and run the test suite
+#   make test [ARCH=arm64] [BASE=7.2]   build, boot and run the test suite
 #   make run ARCH=arm64 CMD=path/to/static-binary-or-script [ARGS="..."]
 #
 # The scripts behind every target live in ci/; mk/*.mk add the docs,
@@ -18,13 +18,27 @@ ifneq ($(filter-out $(ALL_ARCHES),$(ARCH)),)
 $(error unknown ARCH '$(ARCH)': use one of $(ALL_ARCHES), or leave it unset for all)
 endif
 ARCHES := $(if $(ARCH),$(ARCH),$(ALL_ARCHES))
+# The kernel bases are the rows of ci/bases.tsv (the base table).  BASE=one of them;
+# unset, make test runs every base whose "test" column says yes, and every other target
+# the first row's.  The scripts read it as TPF_BASE.
+TPF_BASES_TSV := $(dir $(firstword $(MAKEFILE_LIST)))ci/bases.tsv
+ALL_BASES := $(shell awk '!/^\#/ && NF { print $$1 }' $(TPF_BASES_TSV))
+ifneq ($(filter-out $(ALL_BASES),$(BASE))$(word 2,$(BASE)),)
+$(error unknown BASE '$(BASE)': use one of $(ALL_BASES), or leave it unset)
+endif
+BASES := $(if $(BASE),$(BASE),$(shell awk '!/^\#/ && NF && $$5 == "yes" { print $$1 }' $(TPF_BASES_TSV)))
+ifneq ($(BASE),)
+export TPF_BASE := $(BASE)
+endif
+# base_suffix B: "" for the first row, "-B" for the others (build/results/<arch>-7.2).
+base_suffix = $(if $(filter $(1),$(firstword $(ALL_BASES))),,-$(1))
 KCONFIG ?=
 CPUS ?= 2
 MEM ?= 1024
 ACCEL ?= auto
 export KCONFIG CPUS MEM ACCEL
 
-RESULTS = $(foreach a,$(ARCHES),build/results/$(a)$(if $(KCONFIG),-$(KCONFIG)))
+RESULTS = $(foreach b,$(BASES),$(foreach a,$(ARCHES),build/results/$(a)$(call base_suffix,$(b))$(if $(KCONFIG),-$(KCONFIG))))
 
 .PHONY: help deps deps-ensure kernel initramfs test run report all \
 	series-edit series-export clean
@@ -36,7 +50,7 @@ help:
 	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows check-litmus check-tuning static-checks"
 	@echo "         lib-fallback (lib/ on the kernel without the series; mk/lib.mk)"
 	@echo "         ci-replay JOB=<job>|cheap|all (replay a GitHub Actions job locally; see docs/ci-local.md)"
-	@echo "vars:    ARCH=x86_64|arm64 KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
+	@echo "vars:    ARCH=x86_64|arm64 BASE=$(subst $(eval) ,|,$(ALL_BASES)) KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
 
 deps:
 	@ci/deps/install.sh
@@ -45,17 +59,17 @@ deps-ensure:
 	@ci/deps/install.sh --ensure
 
 kernel: deps-ensure
-	@for a in $(ARCHES); do ci/kernel/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+	@for b in $(BASES); do for a in $(ARCHES); do TPF_BASE=$$b ci/kernel/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done; done
 
 initramfs: kernel
-	@for a in $(ARCHES); do ci/guest/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done
+	@for b in $(BASES); do for a in $(ARCHES); do TPF_BASE=$$b ci/guest/build.sh $$a $(KCONFIG) >/dev/null || exit 1; done; done
 
 # The splat denylist is checked first (the verdict relies on it); then each arch
 # is built, booted and judged even if the other one failed.
 test: deps-ensure
 	@ci/vm/splat-selftest.sh
 	@rc=0; \
-	for a in $(ARCHES); do ci/test/arch.sh $$a $(KCONFIG) || rc=1; done; \
+	for b in $(BASES); do for a in $(ARCHES); do TPF_BASE=$$b ci/test/arch.sh $$a $(KCONFIG) || rc=1; done; done; \
 	echo; ci/test/report.sh $(RESULTS) || rc=1; \
 	exit $$rc
 

@@ -4,8 +4,8 @@
 
 TPF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TPF_BUILD=${TPF_BUILD:-$TPF_ROOT/build}
-TPF_TARBALL=${TPF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 TPF_ARCHES=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$TPF_ROOT/ci/arches.tsv")
+TPF_BASES=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$TPF_ROOT/ci/bases.tsv")
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_BASEDIR=$TPF_ROOT
 export KBUILD_BUILD_USER=tpf KBUILD_BUILD_HOST=ci
@@ -46,6 +46,33 @@ arch_env() {
 	esac
 }
 
+# base_env BASE: the facts of BASE's row of ci/bases.tsv: BASE_PKG BASE_FROM
+# BASE_PATCHES (absolute) BASE_TEST BASE_SUBMIT, the tarball (TPF_TARBALL unless set in
+# the environment) and BASE_SUFFIX, which keeps the build dirs of a base apart: empty for
+# the first row (the default base), "-BASE" for the others.
+base_env() {
+	local row first p
+	case " $TPF_BASES " in
+	*" ${1:-} "*) ;;
+	*) die "unknown BASE '${1:-}': use BASE=${TPF_BASES// / or BASE=} (the rows of ci/bases.tsv)" ;;
+	esac
+	row=$(awk -v b="$1" '!/^#/ && $1 == b' "$TPF_ROOT/ci/bases.tsv")
+	read -r BASE BASE_PKG BASE_FROM p BASE_TEST BASE_SUBMIT <<<"$row"
+	[ -n "$BASE_SUBMIT" ] || die "ci/bases.tsv: the row of $1 does not have 6 columns"
+	BASE_PATCHES=$TPF_ROOT/$p
+	first=${TPF_BASES%% *}
+	BASE_SUFFIX=-$BASE
+	[ "$BASE" != "$first" ] || BASE_SUFFIX=
+	case "$BASE_FROM" in
+	host) BASE_TARBALL=/usr/src/$BASE_PKG.tar.xz ;;
+	sid) BASE_TARBALL=$TPF_BUILD/deps/sid/$BASE_PKG/usr/src/$BASE_PKG.tar.xz ;;
+	*) die "ci/bases.tsv: base $BASE comes from '$BASE_FROM': use host or sid" ;;
+	esac
+}
+# The base every script works on: TPF_BASE (make's BASE), else the table's first row.
+base_env "${TPF_BASE:-${TPF_BASES%% *}}"
+TPF_TARBALL=${TPF_TARBALL:-$BASE_TARBALL}
+
 # coarse_clocksource SERIAL.log: print the guest's clocksource and succeed if
 # it counts in jiffies (as read by ci/guest/init into the TPF-BOOTED line).
 coarse_clocksource() {
@@ -63,9 +90,15 @@ need_cmd() {
 		die "missing tool '$1': ${2:+apt-get install $2 or }run 'make deps'"
 }
 
+# debian_version: the Debian version of the base's kernel source (7.2.13-1).
 debian_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
-		die "linux-source-6.12 is not installed: run 'make deps'"
+	if [ "$BASE_FROM" = sid ]; then
+		sed -n "s/.*$BASE_PKG=\([^ ]*\).*/\1/p" "$TPF_BUILD/deps/sid/$BASE_PKG/.tpf-versions" 2>/dev/null | grep . ||
+			die "$BASE_PKG is not unpacked under build/deps/sid: run 'make deps'"
+	else
+		dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null ||
+			die "$BASE_PKG is not installed: run 'make deps'"
+	fi
 }
 
 # series_patches: the patch files of the kernel tree, in order: kernel/patches/*.patch,
@@ -78,7 +111,7 @@ series_patches() {
 	if [ "${TPF_STOCK:-0}" = 1 ]; then
 		return 0
 	fi
-	for p in "${TPF_PATCHES_DIR:-$TPF_ROOT/kernel/patches}"/*.patch ${TPF_EXTRA_PATCHES:-}; do
+	for p in "${TPF_PATCHES_DIR:-$BASE_PATCHES}"/*.patch ${TPF_EXTRA_PATCHES:-}; do
 		[ -e "$p" ] || continue
 		realpath "$p"
 	done
@@ -123,7 +156,7 @@ buildname() {
 	elif [ -n "${TPF_PATCHES_DIR:-}" ]; then
 		stock=-baseline
 	fi
-	echo "$1$stock-${2:-default}"
+	echo "$1$BASE_SUFFIX$stock-${2:-default}"
 }
 
 # objdir ARCH [KCONFIG]: the O= dir for this series and config variant.
@@ -131,20 +164,16 @@ objdir() {
 	echo "$TPF_BUILD/obj/$(buildname "$1" "${2:-}")-$(series_key)"
 }
 
-# resultdir ARCH [KCONFIG]
+# resultdir ARCH [KCONFIG]: build/results/ARCH[-BASE][-KCONFIG]
 resultdir() {
-	if [ -n "${2:-}" ]; then
-		echo "$TPF_BUILD/results/$1-$2"
-	else
-		echo "$TPF_BUILD/results/$1"
-	fi
+	echo "$TPF_BUILD/results/$1$BASE_SUFFIX${2:+-$2}"
 }
 
 # Experiments (TPF_EXTRA_PATCHES) get their own tree so they never swap the series' tree
 # under a run that uses it.
-SRC_TREE=$TPF_BUILD/src/linux${TPF_EXTRA_PATCHES:+-experiment}
+SRC_TREE=$TPF_BUILD/src/linux$BASE_SUFFIX${TPF_EXTRA_PATCHES:+-experiment}
 if [ "${TPF_STOCK:-0}" = 1 ]; then
-	SRC_TREE=$TPF_BUILD/src/linux-stock
+	SRC_TREE=$TPF_BUILD/src/linux$BASE_SUFFIX-stock
 elif [ -n "${TPF_PATCHES_DIR:-}" ]; then
-	SRC_TREE=$TPF_BUILD/src/linux-baseline
+	SRC_TREE=$TPF_BUILD/src/linux$BASE_SUFFIX-baseline
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install every Debian package the project needs, plus the arm64 busybox, the arm64
-# sysbench and stress-ng (ci/deps/programs.sh) and herd7 (ci/deps/herd.sh: Debian sid's,
-# unpacked under build/deps/sid).
+# sysbench and stress-ng (ci/deps/programs.sh), herd7 (ci/deps/herd.sh: Debian sid's,
+# unpacked under build/deps/sid) and the kernel source of every base that comes from sid
+# (ci/bases.tsv, ci/deps/sid.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -16,7 +17,11 @@ missing() {
 		bc bison flex cpio ccache git perl busybox xz file; do
 		command -v "$c" >/dev/null 2>&1 || { echo "$c"; return 0; }
 	done
-	[ -f "$TPF_TARBALL" ] || { echo "$TPF_TARBALL"; return 0; }
+	local b
+	for b in $TPF_BASES; do
+		base_env "$b"
+		[ -f "$BASE_TARBALL" ] || { echo "$BASE_TARBALL"; return 0; }
+	done
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || { echo libc6-dev-arm64-cross; return 0; }
 	[ -x "$TPF_BUILD/deps/arm64/bin/busybox" ] || { echo busybox-static:arm64; return 0; }
 	[ -x "$TPF_BUILD/deps/programs-arm64/root/usr/bin/stress-ng" ] || { echo stress-ng:arm64; return 0; }
@@ -74,6 +79,12 @@ install_all() {
 
 	# herd7 for make check-litmus: Debian sid's, unpacked under build/deps/sid, not installed.
 	"$TPF_ROOT/ci/deps/herd.sh"
+	# The kernel bases that bookworm does not have (linux-source-7.2): sid's .deb, unpacked.
+	local b
+	for b in $TPF_BASES; do
+		base_env "$b"
+		[ "$BASE_FROM" != sid ] || "$TPF_ROOT/ci/deps/sid.sh" "$BASE_PKG" "$BASE_PKG" >/dev/null
+	done
 }
 
 case "${1:-}" in

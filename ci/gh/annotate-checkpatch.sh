@@ -14,7 +14,7 @@ usage() { echo "usage: ci/gh/annotate-checkpatch.sh   (env: TPF_SERIES_DIR)"; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
 top=$TPF_ROOT
-sdir=${TPF_SERIES_DIR:-$top/build/series}
+sdir=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}
 logs=$sdir/check/checkpatch
 am=$sdir/am.log
 esc() { local s=$1; s=${s//%/%25}; s=${s//$'\r'/%0D}; s=${s//$'\n'/%0A}; printf '%s' "$s"; }
@@ -28,9 +28,9 @@ if [[ -s $am ]] && grep -q '^Patch failed at' "$am"; then
   failed=$(sed -n 's/^Patch failed at //p' "$am" | head -1)
   num=${failed%% *}
   where=""
-  for p in "$top"/kernel/patches/"$num"-*.patch; do [[ -f $p ]] && where="file=kernel/patches/${p##*/},"; done
+  for p in "$BASE_PATCHES/$num"-*.patch; do [[ -f $p ]] && where="file=${p#"$top"/},"; done
   detail=$(grep -m1 '^error: ' "$am" || true)
-  echo "::error ${where}title=git am failed::$(esc "patch $failed does not apply to linux-source-6.12${detail:+: $detail} (build/series/am.log)")"
+  echo "::error ${where}title=git am failed::$(esc "patch $failed does not apply to $BASE_PKG${detail:+: $detail} (${am#"$top"/})")"
   n=$((n + 1))
 fi
 (( ${#logfiles[@]} )) || {
@@ -48,7 +48,7 @@ line_of() {
 
 for log in "${logfiles[@]}"; do
   name=$(basename "$log" .log)
-  patch=$top/kernel/patches/$name.patch
+  patch=$BASE_PATCHES/$name.patch
   mailed=$logs/$name.mailed.patch
   allowed=0
   [[ -f $logs/summary.tsv ]] && awk -F'\t' -v p="$name.patch" '$1 == p && $6 ~ /allowed/ { f = 1 } END { exit !f }' "$logs/summary.tsv" && allowed=1
@@ -56,7 +56,7 @@ for log in "${logfiles[@]}"; do
   while IFS=$'\x1f' read -r level type nn kfile msg; do
     [[ $type == FILE_PATH_CHANGES && $allowed == 1 ]] && continue
     case $level in ERROR) cmd=error ;; WARNING) cmd=warning ;; *) cmd=notice ;; esac
-    props="file=kernel/patches/$name.patch"
+    props="file=${patch#"$top"/}"
     if [[ -n $nn && -f $mailed && -f $patch ]]; then
       l=$(line_of "$mailed" "$nn" "$patch")
       [[ -n $l ]] && props+=",line=$l"

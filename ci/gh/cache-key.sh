@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Print the build-cache key parts that hashFiles() cannot compute: arch, Debian
-# linux-source-6.12 version and the arch's compiler version (ARCH=all: both arches' compilers,
-# for the per-patch build job).  As key=<value> on stdout,
-# and also appended to $GITHUB_OUTPUT when that is set (GitHub Actions step output).
-# The workflow adds hashFiles('kernel/patches/*.patch') and hashFiles('kernel/config/*').
+# Print the build-cache key parts that hashFiles() cannot compute: arch, the kernel base
+# (TPF_BASE, make's BASE: its Debian package and version, ci/bases.tsv) and the arch's
+# compiler version (ARCH=all: both arches' compilers, for the per-patch build job).  As
+# key=<value> on stdout, and also appended to $GITHUB_OUTPUT when that is set (GitHub
+# Actions step output).  The workflow adds hashFiles() of the base's patches and of
+# kernel/config/*.
 set -euo pipefail
 
 . "$(dirname "$0")/../lib.sh"
@@ -19,10 +20,9 @@ esac
 (( $# == 1 )) || { die "too many arguments: give exactly one ARCH"; }
 arch=$1
 
-debver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-  die "linux-source-6.12 is not installed: run 'make deps'"
-[[ -n $debver ]] || die "linux-source-6.12 is not installed: run 'make deps'"
-key="$arch-linux-source-$debver"
+debver=$(debian_version)
+[[ -n $debver ]] || die "$BASE_PKG is not installed: run 'make deps'"
+key="$arch-$BASE_PKG-$debver"
 for cc in "${ccs[@]}"; do
   command -v "$cc" >/dev/null 2>&1 || die "missing compiler '$cc': run 'make deps'"
   ccver=$("$cc" -dumpfullversion 2>/dev/null || "$cc" -dumpversion)

@@ -13,7 +13,7 @@ usage() { echo "usage: ci/gh/summary-series.sh   (env: TPF_SERIES_DIR, ARTIFACT)
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
 top=$TPF_ROOT
-sdir=${TPF_SERIES_DIR:-$top/build/series}
+sdir=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}
 cp_tsv=$sdir/check/checkpatch/summary.tsv
 b_tsv=$sdir/check/build/results.tsv
 spell=$sdir/check/spelling/codespell.log

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Generate .config in an O= dir: tinyconfig + kernel/config fragments, then
-# check that every option the fragments ask for survived olddefconfig.
+# Generate .config in an O= dir: tinyconfig + kernel/config fragments (common, the arch,
+# the base's base-<BASE>.config if there is one, the KCONFIG variant), then check that
+# every option the fragments ask for survived olddefconfig (the last fragment's line for
+# an option is the one asked for).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -13,6 +15,7 @@ arch=$1 src=$2 obj=$3 variant=${4:-}
 arch_env "$arch"
 
 frags=("$TPF_ROOT/kernel/config/common.config" "$TPF_ROOT/kernel/config/$arch.config")
+[ ! -f "$TPF_ROOT/kernel/config/base-$BASE.config" ] || frags+=("$TPF_ROOT/kernel/config/base-$BASE.config")
 if [ -n "$variant" ]; then
 	[ -f "$TPF_ROOT/kernel/config/$variant.config" ] ||
 		die "unknown KCONFIG '$variant': no kernel/config/$variant.config (see kernel/config/)"
@@ -43,7 +46,10 @@ while IFS= read -r line; do
 		if grep -qE "^$opt=" "$obj/.config"; then dropped+=("$line (got: $(grep -E "^$opt=" "$obj/.config"))"); fi
 		;;
 	esac
-done < <(cat "${frags[@]}")
+done < <(awk '/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { o = $2 }
+	o != "" { if (!(o in want)) order[++n] = o; want[o] = $0; o = "" }
+	END { for (i = 1; i <= n; i++) print want[order[i]] }' "${frags[@]}")
 if [ ${#dropped[@]} -gt 0 ]; then
 	die "config option dropped by olddefconfig for $arch: ${dropped[*]}; fix its dependencies in kernel/config/"
 fi

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The one kernel tree builder.  One pristine base per Debian kernel version (the
 # tarball committed once, tag tpf-base); every tree is a clone of it that borrows its
-# objects, with kernel/patches/*.patch applied by git am on branch tpf-series:
+# objects, with the base's series (kernel/patches/*.patch for 6.12, kernel/patches-7.2/
+# for 7.2: ci/bases.tsv) applied by git am on branch tpf-series.  For the first base:
 #   build/src/linux        the test tree (ci/kernel/build.sh, make test/run/stress/bench)
 #   build/edit/linux       the edit tree (make series-edit, ci/series/edit.sh)
 #   build/series/linux     per-patch builds, checkpatch, submission (--series)
 #   build/docs-kernel/linux  the htmldocs build (ci/docs/kernel.sh)
+# and the same with a -BASE suffix for the others (build/src/linux-7.2, build/series-7.2/).
 # The base and the commits are deterministic (fixed identities and dates), so every tree
 # of one series has the same commit ids.  Prints the tree path.  A tree is rebuilt
 # atomically when the series changes, so an interrupted run never leaves a half-applied
@@ -27,9 +29,9 @@ usage() {
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 dest=${1:-$SRC_TREE}
 if [ "$dest" = --series ]; then
-	sdir=${TPF_SERIES_DIR:-$TPF_BUILD/series}
-	compgen -G "$TPF_ROOT/kernel/patches/*.patch" >/dev/null || [ "${2:-}" = --allow-empty ] ||
-		die "kernel/patches/ has no *.patch files: nothing to check or submit (export the series with make series-export)"
+	sdir=${TPF_SERIES_DIR:-$TPF_BUILD/series$BASE_SUFFIX}
+	compgen -G "$BASE_PATCHES/*.patch" >/dev/null || [ "${2:-}" = --allow-empty ] ||
+		die "${BASE_PATCHES#"$TPF_ROOT"/}/ has no *.patch files: nothing to check or submit for base $BASE (export the series with make series-export BASE=$BASE)"
 	mkdir -p "$sdir"
 	if [ "${TPF_SERIES_LOCKED:-}" != 1 ]; then
 		exec 9>"$sdir/.tree.lock"
@@ -47,7 +49,7 @@ fi
 base_only=0
 [ "$dest" != --base ] || base_only=1
 
-[ -f "$TPF_TARBALL" ] || die "missing $TPF_TARBALL: run 'make deps'"
+[ -f "$TPF_TARBALL" ] || die "missing $TPF_TARBALL (base $BASE): run 'make deps'"
 need_cmd git
 debver=$(debian_version)
 key=$(series_key)
@@ -109,7 +111,7 @@ if [ ! -f "$base/.tpf-base-done" ]; then
 		"${GIT[@]}" init -q
 		"${GIT[@]}" add -A -f .
 		GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-			"${GIT[@]}" commit -q --no-verify -m "Debian linux-source-6.12 $debver" \
+			"${GIT[@]}" commit -q --no-verify -m "Debian $BASE_PKG $debver" \
 			-m "Imported from $(basename "$TPF_TARBALL"), without the Debian ignore-everything rule at the end of .gitignore."
 		"${GIT[@]}" tag tpf-base
 	)

@@ -17,7 +17,7 @@ usage() { echo "usage: ci/series/check.sh   (env: ARCHES=\"$TPF_ARCHES\", JOBS=2
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
 top=$TPF_ROOT
-sdir=${TPF_SERIES_DIR:-$top/build/series}
+sdir=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}
 arches=${ARCHES:-$TPF_ARCHES}
 jobs=${JOBS:-2}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "JOBS='$jobs' is not a positive integer: use e.g. JOBS=2"
@@ -38,7 +38,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 mkdir -p "$sdir"
 exec 9>"$sdir/.tree.lock"
-flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
+flock -n 9 || { echo "waiting for ${sdir#"$top"/}/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 export TPF_SERIES_LOCKED=1
 
 fail=()

@@ -16,7 +16,7 @@ usage() { echo "usage: ci/series/checkpatch.sh   (env: CHECKPATCH_FAIL_ON_CHECK=
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
 top=$TPF_ROOT
-sdir=${TPF_SERIES_DIR:-$top/build/series}
+sdir=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}
 logs=$sdir/check/checkpatch
 need_cmd perl
 
@@ -25,7 +25,7 @@ tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
 [[ -f $tree/scripts/checkpatch.pl ]] || die "no scripts/checkpatch.pl in $tree: remove build/series and rerun"
 
 shopt -s nullglob
-patches=("$top"/kernel/patches/*.patch)
+patches=("$BASE_PATCHES"/*.patch)
 shopt -u nullglob
 rm -rf "$logs"; mkdir -p "$logs"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The series round trip.  "edit" makes build/edit/linux: the tree with
-# kernel/patches applied as commits on tag tpf-base.  Fix a patch there with
+# The series round trip.  "edit" makes build/edit/linux (build/edit-7.2/linux for BASE=7.2):
+# the tree with the base's series (kernel/patches, kernel/patches-7.2) as commits on tag tpf-base.  Fix a patch there with
 # `git commit --fixup=<commit>` + `git rebase -i --autosquash tpf-base`,
 # then "export" writes the commits back to kernel/patches/ (format-patch).  "check TREE":
 # the round trip holds: the commits tpf-base..HEAD of TREE regenerate to kernel/patches/
@@ -12,7 +12,8 @@ set -euo pipefail
 usage() {
 	echo "usage: ci/series/edit.sh edit|export|check TREE"
 }
-tree=$TPF_BUILD/edit/linux
+tree=$TPF_BUILD/edit$BASE_SUFFIX/linux
+rel=${BASE_PATCHES#"$TPF_ROOT"/}
 case "${1:-}" in
 edit)
 	if [ -d "$tree" ]; then
@@ -31,23 +32,23 @@ export)
 	# core.abbrev=9 (what the first exports had): the index lines do not depend on how many
 	# objects the tree has.
 	git -C "$tree" -c core.abbrev=9 format-patch -q --zero-commit --no-signature -o "$tmp" tpf-base..HEAD
-	rm -f "$TPF_ROOT"/kernel/patches/*.patch
-	mkdir -p "$TPF_ROOT/kernel/patches"
-	mv "$tmp"/*.patch "$TPF_ROOT/kernel/patches/"
+	rm -f "$BASE_PATCHES"/*.patch
+	mkdir -p "$BASE_PATCHES"
+	mv "$tmp"/*.patch "$BASE_PATCHES/"
 	# The edit tree now matches the export; make its key match too.
 	series_key >"$tree/.tpf-key"
-	info "exported $n patches to kernel/patches/"
+	info "exported $n patches to $rel/"
 	;;
 check)
 	[ -d "${2:-}/.git" ] || die "check needs a series tree: ci/series/edit.sh check TREE"
-	mapfile -t patches < <(compgen -G "$TPF_ROOT/kernel/patches/*.patch" | sort)
+	mapfile -t patches < <(compgen -G "$BASE_PATCHES/*.patch" | sort)
 	[ ${#patches[@]} -gt 0 ] || exit 0
 	regen=$(mktemp -d)
 	trap 'rm -rf "$regen"' EXIT
 	git -C "$2" format-patch -q -o "$regen" tpf-base..HEAD
 	mapfile -t regs < <(compgen -G "$regen/*.patch" | sort)
 	[ ${#regs[@]} = ${#patches[@]} ] ||
-		die "dirty series: ${#patches[@]} files in kernel/patches but ${#regs[@]} commits after git am (re-export: make series-edit, make series-export)"
+		die "dirty series: ${#patches[@]} files in $rel but ${#regs[@]} commits after git am (re-export: make series-edit, make series-export)"
 	# norm PATCH: its author, subject, message and diff, without dates and index lines.
 	norm() {
 		local d
@@ -62,7 +63,7 @@ check)
 	}
 	for i in "${!patches[@]}"; do
 		cmp -s <(norm "${patches[$i]}") <(norm "${regs[$i]}") ||
-			die "dirty series: kernel/patches/$(basename "${patches[$i]}") differs from what git format-patch regenerates after git am (hand-edited or made against another base); re-export it: make series-edit, make series-export"
+			die "dirty series: $rel/$(basename "${patches[$i]}") differs from what git format-patch regenerates after git am (hand-edited or made against another base); re-export it: make series-edit BASE=$BASE, make series-export BASE=$BASE"
 	done
 	;;
 -h | --help) usage ;;

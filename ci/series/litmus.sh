@@ -43,7 +43,7 @@ fi
 timeout_s=${TPF_LITMUS_TIMEOUT:-600}
 
 # The herd7 that ci/series/herd7.sh runs; one line and out if there is none.
-if [ ! -x "${TPF_HERD_ROOT:-$TPF_BUILD/deps/sid/root}/usr/bin/herd7" ] &&
+if [ ! -x "${TPF_HERD_ROOT:-$TPF_BUILD/deps/sid/herd}/usr/bin/herd7" ] &&
 	! command -v herd7 >/dev/null 2>&1; then
 	echo "check-litmus: herd7 is missing: run make deps" >&2
 	exit 1

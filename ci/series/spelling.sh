@@ -12,11 +12,11 @@ top=$TPF_ROOT
 cd "$top"
 need_cmd codespell codespell
 need_cmd git
-out=${TPF_SERIES_DIR:-$top/build/series}/check/spelling
+out=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}/check/spelling
 rm -rf "$out"; mkdir -p "$out"
 
 shopt -s nullglob
-patches=(kernel/patches/*.patch)
+patches=("${BASE_PATCHES#"$top"/}"/*.patch)
 files=(docs/*.md submission/*.txt submission/*.md)
 shopt -u nullglob
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # make submission V=N [SIGNOFF="Name <email>"]: write outgoing/vN/ with the mails of version N of
 # the series, ready for git send-email (this script never sends anything):
-#   kernel/    git format-patch -vN --cover-letter --base of kernel/patches (applied with git am
-#              onto Debian's linux-source-6.12 in build/series/linux), Signed-off-by added,
-#              To/Cc headers per patch from the tree's scripts/get_maintainer.pl (+ linux-api for
-#              UAPI changes), cover letter from submission/cover-letter.txt
-#   man-pages/ man-pages/patches/*.patch, To the man-pages maintainer and list
+#   kernel/    git format-patch -vN --cover-letter of the submission base's series (ci/bases.tsv,
+#              the row with submit=yes: kernel/patches-7.2 applied with git am onto Debian's
+#              linux-source-7.2 in build/series-7.2/linux; BASE= picks another), author and
+#              Signed-off-by the submitter, To/Cc headers per patch from that tree's
+#              scripts/get_maintainer.pl (+ linux-api for UAPI changes, + Waiman Long, whose
+#              design it is), cover letter from submission/cover-letter.txt
+#   man-pages/ the RFC series for upstream man-pages (man-pages/patches-6.20/*.patch, checked
+#              first by ci/docs/man-upstream.sh check), author and Signed-off-by the submitter,
+#              To the man-pages maintainer and list
 #   SEND.txt   the exact git send-email commands (the man-pages series in reply to the cover)
 # The directory is built next to its final place and renamed at the end: never half-written.
 set -euo pipefail
@@ -19,6 +23,14 @@ signoff=${2:-}
 
 top=$TPF_ROOT
 cd "$top"
+# The base: BASE= (TPF_BASE) if given, else the row of ci/bases.tsv marked submit=yes.
+if [[ -z ${TPF_BASE:-} ]]; then
+  TPF_BASE=$(awk '!/^#/ && NF && $6 == "yes" { print $1; exit }' ci/bases.tsv)
+  [[ -n $TPF_BASE ]] || die "ci/bases.tsv marks no base submit=yes: mark one, or give BASE="
+fi
+export TPF_BASE
+base_env "$TPF_BASE"
+waiman="Waiman Long <longman@redhat.com>"
 
 # --- inputs --------------------------------------------------------------------------------
 [[ -n $ver ]] || die "no version given: use make submission V=N with N >= 4 (v3 was the last upstream posting)"
@@ -43,10 +55,10 @@ out=outgoing/v$ver
 [[ ! -e $out ]] || die "$out already exists: remove it (rm -rf $out) or pick another V"
 
 # --- the series, as commits ------------------------------------------------------------------
-sdir=${TPF_SERIES_DIR:-$top/build/series}
+sdir=${TPF_SERIES_DIR:-$top/build/series$BASE_SUFFIX}
 mkdir -p "$sdir" outgoing
 exec 9>"$sdir/.tree.lock"
-flock -n 9 || { echo "waiting for build/series/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
+flock -n 9 || { echo "waiting for ${sdir#"$top"/}/linux: another check-series/submission/checkpatch is using it" >&2; flock 9; }
 export TPF_SERIES_LOCKED=1
 info=$(ci/kernel/tree.sh --series) || exit 1
 tree=$(sed -n 's/.* tree=\([^ ]*\) .*/\1/p' <<<"$info")
@@ -79,7 +91,7 @@ git -C "$tree" checkout -q -f tpf-series
 # --- git format-patch with Signed-off-by -------------------------------------------------
 GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
   git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
-  format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow --base=tpf-base \
+  format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow \
   -o "$top/$tmp/kernel" tpf-base..tpf-submit ||
   die "git format-patch failed in $tree"
 mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-letter.patch' | sort)
@@ -126,6 +138,7 @@ for p in "${kpatches[@]}"; do
     cc=$(printf '%s\nlinux-api@vger.kernel.org\n' "$cc" | uniq_lines)
     uapi=1
   fi
+  cc=$(printf '%s\n%s\n' "$cc" "$waiman" | uniq_lines)
   [[ -n $to ]] || die "get_maintainer.pl found no maintainer for $(basename "$p"): check the files it touches"
   cc=$(grep -vixF -f <(printf '%s\n' "$to") <<<"$cc" || true)
   add_headers "$p" "$to" "$cc"
@@ -152,12 +165,13 @@ fi
 rm -rf "$tmp/benchmarks.md" "$tmp/plots"
 
 shopt -s nullglob
-mpatches=(man-pages/patches/*.patch)
+mpatches=(man-pages/patches-6.20/*.patch)
 shopt -u nullglob
 mtext=$tmp/man.txt
 if (( ${#mpatches[@]} )); then
-  printf '%s\n' "The man-pages patches documenting FUTEX_LOCK and FUTEX_UNLOCK in" \
-    "futex(2) follow in reply to this mail, addressed to the man-pages list." >"$mtext"
+  printf '%s\n' "The man-pages patches (an RFC against man-pages 6.20, adding" \
+    "FUTEX_LOCK(2const) and FUTEX_UNLOCK(2const)) follow in reply to this" \
+    "mail, addressed to the man-pages list." >"$mtext"
 else
   printf '%s\n' "A man-pages patch documenting FUTEX_LOCK and FUTEX_UNLOCK will be sent" \
     "separately." >"$mtext"
@@ -165,12 +179,15 @@ fi
 
 subject=$(head -n1 submission/cover-letter.txt)
 tail -n +2 submission/cover-letter.txt >"$tmp/blurb.txt"
-VERSION=$ver DEBVER=$debver BENCH=$bench MAN=$mtext perl -0pi -e '
+# The upstream release a Debian version is built from: 7.2.13-1 -> v7.2.13.
+upstream=v${debver%%-*}
+VERSION=$ver DEBVER=$debver BENCH=$bench MAN=$mtext UPSTREAM=$upstream PKG=$BASE_PKG perl -0pi -e '
   sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
   s/\@VERSION\@/$ENV{VERSION}/g; s/\@DEBIAN_VERSION\@/$ENV{DEBVER}/g;
+  s/\@UPSTREAM\@/$ENV{UPSTREAM}/g; s/\@BASE_PACKAGE\@/$ENV{PKG}/g;
   s/\@BENCHMARKS\@/slurp($ENV{BENCH})/ge; s/\@MANPAGES\@/slurp($ENV{MAN})/ge;' "$tmp/blurb.txt"
 if grep -qE '@[A-Z_]+@' "$tmp/blurb.txt"; then
-  die "submission/cover-letter.txt has an unknown placeholder: $(grep -oE '@[A-Z_]+@' "$tmp/blurb.txt" | head -1) (known: @VERSION@ @DEBIAN_VERSION@ @BENCHMARKS@ @MANPAGES@)"
+  die "submission/cover-letter.txt has an unknown placeholder: $(grep -oE '@[A-Z_]+@' "$tmp/blurb.txt" | head -1) (known: @VERSION@ @UPSTREAM@ @BASE_PACKAGE@ @DEBIAN_VERSION@ @BENCHMARKS@ @MANPAGES@)"
 fi
 SUBJ=$subject BLURB=$tmp/blurb.txt perl -0pi -e '
   sub slurp { local $/; open my $fh, "<", $_[0] or die "$_[0]: $!"; my $s = <$fh>; $s =~ s/\n+\z//; $s }
@@ -183,21 +200,36 @@ cover_id=$(sed -n '1,/^$/{s/^Message-I[dD]: *//p}' "$cover" | head -n1)
 
 # --- man-pages series --------------------------------------------------------------------------
 if (( ${#mpatches[@]} )); then
+  ci/docs/man-upstream.sh check >"$tmp/man-check.log" 2>&1 ||
+    { cat "$tmp/man-check.log" >&2; die "the man-pages series is not lint-clean against man-pages 6.20 (ci/docs/man-upstream.sh check above): fix man-pages/patches-6.20"; }
+  rm -f "$tmp/man-check.log"
   mkdir -p "$tmp/man-pages"
   for p in "${mpatches[@]}"; do
-    cp "$p" "$tmp/man-pages/"
-    add_headers "$tmp/man-pages/$(basename "$p")" "alx@kernel.org" \
-      "$(printf '%s\n' linux-man@vger.kernel.org linux-api@vger.kernel.org)"
+    m=$tmp/man-pages/$(basename "$p")
+    cp "$p" "$m"
+    # The submitter authors and signs off every mail (DCO), as in the kernel series.
+    FROM="$so_name <$so_email>" PA=$project_author perl -0pi -e '
+      my ($h, $b) = split /\n\n/, $_, 2;
+      $h =~ s/^From: \Q$ENV{PA}\E$/From: $ENV{FROM}/m;
+      $_ = "$h\n\n$b";' "$m"
+    [[ $(basename "$m") == 0000-* ]] ||
+      git interpret-trailers --in-place --if-exists addIfDifferent \
+        --trailer "Signed-off-by: $so_name <$so_email>" "$m"
+    add_headers "$m" "alx@kernel.org" \
+      "$(printf '%s\n' linux-man@vger.kernel.org linux-api@vger.kernel.org "$waiman")"
   done
+  if grep -l "^From: $project_author" "$tmp"/man-pages/*.patch >/dev/null 2>&1; then
+    die "a man-pages mail is still from $project_author: check man-pages/patches-6.20 (From: lines)"
+  fi
   echo "submission: man-pages series: ${#mpatches[@]} patches, in reply to $cover_id"
 else
-  echo "submission: man-pages/patches/ has no patches: skipping the man-pages series"
+  echo "submission: man-pages/patches-6.20/ has no patches: skipping the man-pages series"
 fi
 
 # --- SEND.txt -------------------------------------------------------------------------------
 {
   echo "# tp-futex v$ver: generated by make submission on $(date -u +%Y-%m-%dT%H:%MZ); nothing has been sent."
-  echo "# Base: Debian linux-source-6.12 $debver, base-commit $base (build/series/linux, tag tpf-base)."
+  echo "# Base: upstream $upstream (Debian $BASE_PKG $debver), imported locally as $base (${sdir#"$top"/}/linux, tag tpf-base; not an upstream commit, so the mails carry no base-commit)."
   echo "# Recipients are the To:/Cc: headers of each file (scripts/get_maintainer.pl$( ((uapi)) && echo ", + linux-api@vger.kernel.org for the UAPI change")),"
   echo "# Signed-off-by and sender: $so_name <$so_email>.  Run from the repository root, each command"
   echo "# with --dry-run first (needs Debian's git-email and your sendemail.* SMTP settings)."

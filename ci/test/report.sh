@@ -29,18 +29,19 @@ for dir in "$@"; do
 		tf=$((tf + 1))
 		continue
 	fi
+	base=${TPF_BASES%% *} # summaries from before the base table have no base=
 	# shellcheck disable=SC1091
 	. "$dir/summary.env"
 	verdict=PASS
 	{ [ "$failed" != 0 ] || [ -n "$problems" ]; } && verdict=FAIL
 	if [ "$md" = 1 ]; then
-		printf '### %s (%s): %s\n\n' "$arch" "$kconfig" "$verdict"
+		printf '### %s (%s, base %s): %s\n\n' "$arch" "$kconfig" "$base" "$verdict"
 		printf '| passed | failed | skipped | boot | tests | CPUs | accel | kernel |\n'
 		printf '|---:|---:|---:|---:|---:|---:|---|---|\n'
 		printf '| %s | %s | %s | %s s | %s s | %s | %s | %s |\n\n' \
 			"$passed" "$failed" "$skipped" "$boot_s" "$test_s" "$cpus" "$accel" "$kernel"
 	else
-		printf '== %s (%s): %s\n' "$arch" "$kconfig" "$verdict"
+		printf '== %s (%s, base %s): %s\n' "$arch" "$kconfig" "$base" "$verdict"
 		printf '   %-8s %-8s %-8s %-9s %-9s %-5s %s\n' passed failed skipped boot tests CPUs accel
 		printf '   %-8s %-8s %-8s %-9s %-9s %-5s %s\n' "$passed" "$failed" "$skipped" \
 			"${boot_s}s" "${test_s}s" "$cpus" "$accel"

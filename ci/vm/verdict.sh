@@ -68,6 +68,7 @@ cpus=$(val cpus "$booted")
 {
 	echo "arch=$arch"
 	echo "kconfig=${variant:-default}"
+	echo "base=$BASE"
 	echo "passed=$passed"
 	echo "failed=$failed"
 	echo "skipped=$skipped"
