@@ -5,6 +5,10 @@
 #                       errno cross-check against tests/contract/tp-futex-abi.tsv,
 #                       and man-selftest
 #   make man-selftest   prove the cross-check fails on mutated copies of the pages
+#   make man-upstream   the RFC series for upstream man-pages (man-pages/patches-6.20):
+#                       git am onto man-pages 6.20's tree (rebuilt from Debian sid's
+#                       manpages-dev, nothing installed) and lint it as upstream does;
+#                       make man runs it too
 #   make docs           render docs/*.md (+ tp-futex.rst from the series) to build/docs
 #   make docs-kernel    kernel htmldocs (SPHINXDIRS=locking, -W) on the series-applied tree
 #
@@ -17,9 +21,9 @@ TPF_DOCS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 MAN_OUT ?= $(TPF_DOCS_ROOT)/build/man
 DOCS_OUT ?= $(TPF_DOCS_ROOT)/build/docs
 
-.PHONY: man man-build man-lint man-examples man-check man-selftest docs docs-kernel
+.PHONY: man man-build man-lint man-examples man-check man-selftest man-upstream docs docs-kernel
 
-man: man-lint man-examples man-check man-selftest
+man: man-lint man-examples man-check man-selftest man-upstream
 
 man-build:
 	$(TPF_DOCS_ROOT)/ci/docs/man-build.sh $(MAN_OUT)
@@ -35,6 +39,9 @@ man-check: man-build
 
 man-selftest: man-build
 	$(TPF_DOCS_ROOT)/ci/docs/man-selftest.sh $(MAN_OUT)
+
+man-upstream:
+	$(TPF_DOCS_ROOT)/ci/docs/man-upstream.sh check
 
 docs:
 	$(TPF_DOCS_ROOT)/ci/docs/build.sh $(DOCS_OUT)

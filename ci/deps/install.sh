@@ -79,6 +79,9 @@ install_all() {
 
 	# herd7 for make check-litmus: Debian sid's, unpacked under build/deps/sid, not installed.
 	"$TPF_ROOT/ci/deps/herd.sh"
+	# man-pages 6.20 from sid: the tree the upstream man-pages series applies to
+	# (ci/docs/man-upstream.sh, make man).
+	"$TPF_ROOT/ci/deps/sid.sh" manpages manpages manpages-dev >/dev/null
 	# The kernel bases that bookworm does not have (linux-source-7.2): sid's .deb, unpacked.
 	local b
 	for b in $TPF_BASES; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the man pages: futex.2 from Debian's manpages-dev 6.03 with the series in
-# man-pages/patches applied, plus the man-pages/man2const pages, into OUTDIR
+# man-pages/patches (and then man-pages/fixups-6.03) applied, plus the
+# man-pages/man2const pages, into OUTDIR
 # (a MANPATH tree: OUTDIR/man2/futex.2, OUTDIR/man2const/FUTEX_LOCK.2const, ...).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -33,6 +34,17 @@ for p in "$root"/man-pages/patches/[0-9]*.patch; do
 		die "${p##*/} does not apply to futex.2 6.03; fix: rebase the series (see man-pages/README.md)"
 	n=$((n + 1))
 done
+# Build-only fixups of the Debian 12 page itself, after the series (which must apply to
+# the page as Debian ships it): man-pages/fixups-6.03 gives the SEE ALSO links a link
+# text, as upstream has had since, so that the unmodified part of the page lints clean
+# too.  They are not part of the series.
+nf=0
+for p in "$root"/man-pages/fixups-6.03/*.patch; do
+	[ -e "$p" ] || continue
+	patch -p1 -s --fuzz=0 --no-backup-if-mismatch -d "$out/src" <"$p" ||
+		die "fixup ${p##*/} does not apply after the series; fix: refresh it against futex.2 with the series applied (see man-pages/README.md)"
+	nf=$((nf + 1))
+done
 cp "$out/src/man2/futex.2" "$out/man2/futex.2"
 
 # Upstream pages carry a "(date)" placeholder in .TH that the man-pages release
@@ -43,4 +55,4 @@ for page in "$root"/man-pages/man2const/*.2const; do
 	sed "1,/^\.TH /s/^\(\.TH [^ ]* [^ ]*\) (date) /\1 $d /" "$page" >"$out/man2const/${page##*/}"
 done
 
-echo "man-build: futex.2 + $n patches, $(find "$out/man2const" -name '*.2const' | wc -l) 2const pages -> $out"
+echo "man-build: futex.2 + $n patches + $nf fixup(s), $(find "$out/man2const" -name '*.2const' | wc -l) 2const pages -> $out"
