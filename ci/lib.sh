@@ -69,6 +69,16 @@ base_env() {
 	*) die "ci/bases.tsv: base $BASE comes from '$BASE_FROM': use host or sid" ;;
 	esac
 }
+# bases_where COLUMN: the bases whose COLUMN (test or submit) of ci/bases.tsv says yes.
+bases_where() {
+	local col
+	case "$1" in
+	test) col=5 ;;
+	submit) col=6 ;;
+	*) die "bases_where: unknown column '$1': use test or submit" ;;
+	esac
+	awk -v c="$col" '!/^#/ && NF && $c == "yes" { print $1 }' "$TPF_ROOT/ci/bases.tsv"
+}
 # The base every script works on: TPF_BASE (make's BASE), else the table's first row.
 base_env "${TPF_BASE:-${TPF_BASES%% *}}"
 TPF_TARBALL=${TPF_TARBALL:-$BASE_TARBALL}

@@ -83,10 +83,13 @@ install_all() {
 	# (ci/docs/man-upstream.sh, make man).
 	"$TPF_ROOT/ci/deps/sid.sh" manpages manpages manpages-dev >/dev/null
 	# The kernel bases that bookworm does not have (linux-source-7.2): sid's .deb, unpacked.
+	# One subshell per base: base_env sets the BASE_* globals of the base it reads.
 	local b
 	for b in $TPF_BASES; do
-		base_env "$b"
-		[ "$BASE_FROM" != sid ] || "$TPF_ROOT/ci/deps/sid.sh" "$BASE_PKG" "$BASE_PKG" >/dev/null
+		(
+			base_env "$b"
+			[ "$BASE_FROM" != sid ] || "$TPF_ROOT/ci/deps/sid.sh" "$BASE_PKG" "$BASE_PKG" >/dev/null
+		) || exit 1
 	done
 }
 

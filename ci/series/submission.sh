@@ -25,7 +25,7 @@ top=$TPF_ROOT
 cd "$top"
 # The base: BASE= (TPF_BASE) if given, else the row of ci/bases.tsv marked submit=yes.
 if [[ -z ${TPF_BASE:-} ]]; then
-  TPF_BASE=$(awk '!/^#/ && NF && $6 == "yes" { print $1; exit }' ci/bases.tsv)
+  TPF_BASE=$(bases_where submit | head -n1)
   [[ -n $TPF_BASE ]] || die "ci/bases.tsv marks no base submit=yes: mark one, or give BASE="
 fi
 export TPF_BASE
