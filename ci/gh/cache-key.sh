@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Print the build-cache key parts that hashFiles() cannot compute: arch, the kernel base
+# Print the ccache key parts that hashFiles() cannot compute: arch, the kernel base
 # (TPF_BASE, make's BASE: its Debian package and version, ci/bases.tsv) and the arch's
 # compiler version (ARCH=all: both arches' compilers, for the per-patch build job).  As
 # key=<value> on stdout, and also appended to $GITHUB_OUTPUT when that is set (GitHub
-# Actions step output).  The workflow adds hashFiles() of the base's patches and of
-# kernel/config/*.
+# Actions step output).  The workflow's key is ccache-<job>-<this>-<run id>, restored from the
+# newest ccache-<job>-<this>-: one cache per job, arch, base and compiler.
+# Env TPF_EXPECT_SUFFIX (make cache-key SUFFIX=, also empty): fail unless it is the base's
+# build-dir suffix (BASE_SUFFIX of ci/lib.sh), the one the workflow's artifact paths name.
 set -euo pipefail
 
 . "$(dirname "$0")/../lib.sh"
-usage() { echo "usage: ci/gh/cache-key.sh ARCH   (ARCH: ${TPF_ARCHES// / | } | all)"; }
+usage() { echo "usage: ci/gh/cache-key.sh ARCH   (ARCH: ${TPF_ARCHES// / | } | all; env: TPF_BASE, TPF_EXPECT_SUFFIX)"; }
 
 ccs=()
 case "${1:-}" in
@@ -19,6 +21,9 @@ case "${1:-}" in
 esac
 (( $# == 1 )) || { die "too many arguments: give exactly one ARCH"; }
 arch=$1
+if [[ -n ${TPF_EXPECT_SUFFIX+set} && $TPF_EXPECT_SUFFIX != "$BASE_SUFFIX" ]]; then
+  die "base $BASE has the build-dir suffix '$BASE_SUFFIX' (ci/bases.tsv, ci/lib.sh base_env), not '$TPF_EXPECT_SUFFIX': set suffix: '$BASE_SUFFIX' for base '$BASE' in the workflow matrix's include:"
+fi
 
 debver=$(debian_version)
 [[ -n $debver ]] || die "$BASE_PKG is not installed: run 'make deps'"

@@ -3,7 +3,8 @@
 # tests/replay/selftest.yml (every emulated feature, each checked by a step of its own; with
 # --worktree, so an uncommitted change to the replay or the test is tested too) and compare each
 # leg's verdict line with the expected one; check the job summary, the annotations file, the
-# --dry-run decisions and the one-line errors for an unknown job and a wrong event.
+# --dry-run decisions, --leg over two matrix axes (a leg's name, one value, values joined by ','),
+# a job timeout-minutes from the matrix, and the one-line errors for an unknown job, leg and event.
 # Exit 1 on any difference.
 set -euo pipefail
 
@@ -26,7 +27,11 @@ expect=(
   "^FAIL  timeouts .* step 1 'step timeout' \(timed out \(step timeout-minutes\)\)"
   "^FAIL  unknown-action .* step 1 'unknown action' \(unsupported action 'someone/else@v1'"
   "^SKIP  push-only "
-  "^replay: 1 passed, 4 failed, 1 skipped$"
+  "^PASS  legs a-6.12 "
+  "^PASS  legs a-7.10 "
+  "^PASS  legs b-6.12 "
+  "^PASS  legs b-7.10 "
+  "^replay: 5 passed, 4 failed, 1 skipped$"
 )
 for re in "${expect[@]}"; do
   grep -qE "$re" "$tmp/out" || die "no line matching /$re/ in the replay's verdicts: $(cat "$tmp/out")"
@@ -42,6 +47,22 @@ grep -A1 "failure() after a failure" "$tmp/dry" | grep -q "skipped (runs only af
   die "--dry-run does not show the failure() decision"
 grep -A1 "never under pull_request" "$tmp/dry" | grep -q -- "-> skipped$" || die "--dry-run does not show the push-only decision"
 
+# --leg over two matrix axes: a leg's name, one value, or values joined by ','; the job's
+# timeout-minutes from the matrix.
+legs_of() { # LEG: the legs of job 'legs' that --leg LEG picks, as "name:timeout" words
+  replay --dry-run --leg "$1" legs 2>&1 | awk '/^== legs \[/ { sub(/^== legs \[/, ""); sub(/\].*/, ""); n = $0 }
+    /^   timeout-minutes / { printf "%s%s:%s", sep, n, $2; sep = " " }
+    END { print "" }' | tr -d ';'
+}
+for case in "b,7.10=b-7.10:6" "7.10=a-7.10:6 b-7.10:6" "b-6.12=b-6.12:4" "a=a-6.12:4 a-7.10:6" "7.10,a=a-7.10:6"; do
+  got=$(legs_of "${case%%=*}")
+  [[ $got == "${case#*=}" ]] || die "--leg ${case%%=*} picked '$got', not '${case#*=}' (leg:job timeout)"
+done
+rc=0; replay --dry-run --leg b,9.9 legs >"$tmp/bad" 2>&1 || rc=$?
+if (( rc != 2 )) || ! grep -q "no leg 'b,9.9': its legs are a-6.12, a-7.10, b-6.12, b-7.10" "$tmp/bad"; then
+  die "an unknown --leg did not give exit 2 and the list of legs: $(head -c 300 "$tmp/bad")"
+fi
+
 rc=0; replay no-such-job >"$tmp/bad" 2>&1 || rc=$?
 if (( rc != 2 )) || ! grep -q "no job 'no-such-job'" "$tmp/bad" || ! grep -q "JOB=features" "$tmp/bad"; then
   die "an unknown job did not give exit 2 and the list of jobs: $(head -c 300 "$tmp/bad")"
@@ -50,5 +71,5 @@ rc=0; replay --event workflow_dispatch features >"$tmp/bad" 2>&1 || rc=$?
 if (( rc != 2 )) || ! grep -q "is not triggered by 'workflow_dispatch'" "$tmp/bad"; then
   die "a wrong EVENT did not give exit 2 and the workflow's triggers: $(head -c 300 "$tmp/bad")"
 fi
-rm -rf build/replay/features-* build/replay/timeouts build/replay/unknown-action
-echo "replay-selftest: $wf replayed as expected (${#expect[@]} verdict lines, summary, annotations, artifacts, dry-run, bad input)"
+rm -rf build/replay/features-* build/replay/timeouts build/replay/unknown-action build/replay/legs-*
+echo "replay-selftest: $wf replayed as expected (${#expect[@]} verdict lines, summary, annotations, artifacts, dry-run, leg selection, bad input)"

@@ -4,6 +4,9 @@
   ci/gh/replay-workflow.py [--workflow FILE] [--event EVENT] [--ref REF] [--leg LEG]
                         [--rev REV | --worktree] [--cold] [--dry-run] [--verbose] JOB...
 
+--leg picks matrix legs: a leg's name (x86_64-7.2: its matrix values joined by '-'), or one or
+more matrix values, comma-separated, that a leg must all have (x86_64; 7.2; x86_64,7.2).
+
 For every matrix leg of every JOB (a job id, or "all" for every job of the workflow) it makes a
 fresh `git clone` of the repository's committed HEAD (--rev: another commit; --worktree: HEAD
 plus the work tree's uncommitted and untracked, non-ignored files) in
@@ -16,7 +19,8 @@ build/replay/<job>[-<leg>]/src and runs the job's steps there in order:
          GITHUB_WORKSPACE, a fresh HOME (build/replay/<job>-<leg>/home, like /github/home);
   if:    evaluated (success(), failure(), always(), cancelled(), !, &&, ||, ==, !=, <, >, ...;
          an if: without a status function means success() && (...)); continue-on-error;
-         timeout-minutes of the job and of each step are enforced like the runner does;
+         timeout-minutes of the job (also ${{ matrix.* }}) and of each step are enforced like
+         the runner does;
   uses:  actions/checkout = the clone; actions/cache/restore = ~/... paths linked to this host's
          own (e.g. ~/.cache/ccache, so a replay sees a warm ccache; --cold: a miss);
          actions/cache/save = prints what it would save; actions/upload-artifact = copies the
@@ -551,6 +555,15 @@ def expand_matrix(strategy):
     return legs
 
 
+def leg_selected(sel, name, matrix):
+    """--leg SEL: the leg's name, or comma-separated values that are all among its matrix values."""
+    if sel == name:
+        return True
+    parts = [p.strip() for p in sel.split(",")]
+    values = set(map(to_str, matrix.values()))
+    return all(parts) and all(p in values for p in parts)
+
+
 def shell_command(shell, script):
     """argv for a run: step, as the runner builds it on Linux."""
     if shell in (None, ""):
@@ -1003,16 +1016,27 @@ class Leg:
             t.join(timeout=10)
         return rc, timed_out
 
+    def job_timeout(self):
+        """The job's timeout-minutes as a number; an expression (${{ matrix.timeout }}) substituted."""
+        raw = self.job.get("timeout-minutes", DEFAULT_JOB_TIMEOUT)
+        val = self.sub(to_str(raw))
+        try:
+            minutes = float(val)
+        except ValueError:
+            raise ExprError(f"job {self.job_id}: timeout-minutes '{raw}' gives '{val}', not a number: "
+                            "fix the job's timeout-minutes (or the matrix value it names)") from None
+        return int(minutes) if minutes == int(minutes) else minutes
+
     def replay(self, dry):
         steps = self.job.get("steps") or []
-        job_to = self.job.get("timeout-minutes", DEFAULT_JOB_TIMEOUT)
         defaults = ((self.wf.get("defaults") or {}).get("run") or {}).copy()
         defaults.update(((self.job.get("defaults") or {}).get("run") or {}))
         start = time.monotonic()
-        deadline = start + float(job_to) * 60
         times, failed_step, summary = [], None, []
         logs = os.path.join(self.dir, "logs")
         self.prepare(dry)
+        job_to = self.job_timeout()
+        deadline = start + job_to * 60
         if dry:
             self.print_header(job_to)
         for n, st in enumerate(steps, 1):
@@ -1320,7 +1344,8 @@ def main():
     ap.add_argument("--workflow", default=DEFAULT_WORKFLOW, help=f"workflow file (default {DEFAULT_WORKFLOW})")
     ap.add_argument("--event", help="github.event_name (default: pull_request if the workflow has it, else its first trigger)")
     ap.add_argument("--ref", help="github.ref (default: refs/pull/1/merge for pull_request, else refs/heads/main)")
-    ap.add_argument("--leg", help="only the matrix leg whose name or one of whose matrix values is LEG")
+    ap.add_argument("--leg", help="only the matrix legs named LEG (x86_64-7.2), or that have every one of "
+                    "LEG's comma-separated matrix values (x86_64; 7.2; x86_64,7.2)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--rev", default="HEAD", help="commit to clone (default HEAD: the committed state)")
     g.add_argument("--worktree", action="store_true", help="clone HEAD, then copy the work tree's changed and untracked files over it")
@@ -1370,10 +1395,11 @@ def main():
             raise UsageError(f"job {jid} calls a reusable workflow ({job['uses']}): not replayed")
         legs = expand_matrix(job.get("strategy"))
         if args.leg:
-            legs = [(n, m) for n, m in legs if n == args.leg or args.leg in map(to_str, m.values())]
+            legs = [(n, m) for n, m in legs if leg_selected(args.leg, n, m)]
             if not legs and len(jobs) == 1:
                 raise UsageError(f"job {jid} has no leg '{args.leg}': its legs are "
-                                 f"{', '.join(n for n, _ in expand_matrix(job.get('strategy'))) or '(none: leave LEG unset)'}")
+                                 f"{', '.join(n for n, _ in expand_matrix(job.get('strategy')) if n) or '(none: leave LEG unset)'}"
+                                 " (LEG: a leg's name, or matrix values joined by ',')")
             matched += len(legs)
         for leg, matrix in legs:
             L = Leg(args, wf, wf_path, jid, job, leg, matrix, session)

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016  # `x` in single quotes is Markdown code, not a command substitution
 # The series job's summary: a patch x (checkpatch, arch...) table from what make check-series
-# leaves in build/series/check/ (checkpatch/summary.tsv from ci/series/checkpatch.sh, build/results.tsv
-# from ci/series/check.sh), the codespell verdict and, when git am failed, the failing patch from
-# build/series/am.log.  Appended to $GITHUB_STEP_SUMMARY when that is set; printed otherwise.
+# leaves in build/series[-BASE]/check/ (checkpatch/summary.tsv from ci/series/checkpatch.sh,
+# build/results.tsv from ci/series/check.sh), the codespell verdict and, when git am failed, the
+# failing patch from build/series[-BASE]/am.log.  TPF_BASE (make's BASE=) picks the base; "-BASE"
+# for every base but ci/bases.tsv's first.  Appended to $GITHUB_STEP_SUMMARY when that is set;
+# printed otherwise.
 # Env ARTIFACT=name adds a pointer to that artifact on the run page.  Exit 1 only when there is
 # nothing at all to report.
 set -euo pipefail
 
-usage() { echo "usage: ci/gh/summary-series.sh   (env: TPF_SERIES_DIR, ARTIFACT)"; }
+usage() { echo "usage: ci/gh/summary-series.sh   (env: TPF_BASE, TPF_SERIES_DIR, ARTIFACT)"; }
 . "$(dirname "$0")/../lib.sh"
 case "${1:-}" in -h|--help) usage; exit 0 ;; "") ;; *) die "unknown argument '$1': it takes none (see --help)" ;; esac
 
@@ -19,11 +21,11 @@ b_tsv=$sdir/check/build/results.tsv
 spell=$sdir/check/spelling/codespell.log
 am=$sdir/am.log
 [[ -f $cp_tsv || -f $b_tsv || -s $am ]] ||
-  die "nothing in ${sdir#"$top"/}/check/ to report: run 'make check-series' first"
+  die "nothing in ${sdir#"$top"/}/check/ to report: run 'make check-series${BASE_SUFFIX:+ BASE=$BASE}' first"
 
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 {
-  echo "### series: checkpatch and a build at every patch"
+  echo "### series (base $BASE, ${BASE_PATCHES#"$top"/}/): checkpatch and a build at every patch"
   echo
   if [[ -s $am ]] && grep -q '^Patch failed at' "$am"; then
     printf -- '- **git am failed** at `%s`: see `%s`\n\n' "$(sed -n 's/^Patch failed at //p' "$am" | head -1)" "${am#"$top"/}"
@@ -72,7 +74,7 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 } >"$out"
 if [[ -n ${GITHUB_STEP_SUMMARY:-} ]]; then
   cat "$out" >>"$GITHUB_STEP_SUMMARY"
-  echo "gh-summary-series: table appended to the job summary"
+  echo "gh-summary-series: base $BASE table from ${sdir#"$top"/}/ appended to the job summary"
 else
   cat "$out"
 fi
