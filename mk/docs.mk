@@ -2,9 +2,14 @@
 #
 #   make man            build futex.2 (+ series) and the 2const pages into build/man,
 #                       lint them (zero warnings), compile the EXAMPLES, run the
-#                       errno cross-check against tests/contract/tp-futex-abi.tsv,
-#                       and man-selftest
+#                       errno cross-check against tests/contract/tp-futex-abi.tsv
+#                       (man-check), man-selftest and man-upstream
+#   make man-check      the cross-check on both kernel bases: 6.12's rows against
+#                       build/man and kernel/patches, 7.2's against the man-pages
+#                       6.20 tree of man-upstream and kernel/patches-7.2
+#                       (tests/contract/man-bases.tsv)
 #   make man-selftest   prove the cross-check fails on mutated copies of the pages
+#                       (both bases' pages), of the series and of the ABI table
 #   make man-upstream   the RFC series for upstream man-pages (man-pages/patches-6.20):
 #                       git am onto man-pages 6.20's tree (rebuilt from Debian sid's
 #                       manpages-dev, nothing installed) and lint it as upstream does;
@@ -34,10 +39,12 @@ man-lint: man-build
 man-examples: man-build
 	$(TPF_DOCS_ROOT)/ci/docs/man-examples.sh $(MAN_OUT)
 
-man-check: man-build
-	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh $(MAN_OUT)
+# 7.2's pages are the tree that man-upstream rebuilds and checks, so it runs first.
+man-check: man-build man-upstream
+	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh --base 6.12 $(MAN_OUT)
+	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh --base 7.2
 
-man-selftest: man-build
+man-selftest: man-build man-upstream
 	$(TPF_DOCS_ROOT)/ci/docs/man-selftest.sh $(MAN_OUT)
 
 man-upstream:

@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# Negative test of the errno cross-check: mutate COPIES of the built pages
-# (drop an errno or its condition, add one outside the ABI, drop a return value,
-# ...) and feed it fake series (an errno missing, asserted for the wrong op, only
-# in a comment, in the wrong context; no series at all), and
-# require tests/contract/man-check.sh to fail on each; the unmodified copy must pass.
+# Negative test of the errno cross-check, on both kernel bases: mutate COPIES of the
+# built pages (drop an errno or its condition, add one outside the ABI, drop a return
+# value, ...), feed it fake series (an errno missing, asserted for the wrong op, only in
+# a comment, in the wrong context; no series at all) and mutated copies of the ABI table
+# (a 7.2 row on 6.12, a condition no page has, an unknown base), and require
+# tests/contract/man-check.sh to fail on each; the unmodified copies must pass.
+# 6.12: the man-pages 6.03 build (MANDIR); 7.2: the man-pages 6.20 tree of
+# ci/docs/man-upstream.sh check (tests/contract/man-bases.tsv).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-usage() { echo "usage: ${0##*/} [MANDIR]   (default: build/man, from ci/docs/man-build.sh)"; }
+usage() { echo "usage: ${0##*/} [MANDIR]   (6.12's pages, default build/man from ci/docs/man-build.sh; 7.2's: build/man-upstream/tree/man from ci/docs/man-upstream.sh check)"; }
 
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 [ $# -le 1 ] || { usage >&2; exit 2; }
 
 root=$TPF_ROOT
-mandir=${1:-$root/build/man}
+# man_dir BASE: the base's pages, from tests/contract/man-bases.tsv.
+man_dir() {
+	local d
+	d=$(awk -F'\t' -v b="$1" '!/^#/ && $1 == b { print $2 }' "$root/tests/contract/man-bases.tsv")
+	[ -n "$d" ] || die "base $1 has no row in tests/contract/man-bases.tsv: add it"
+	echo "$TPF_BUILD/$d"
+}
+mandir=${1:-$(man_dir 6.12)}
+updir=$(man_dir 7.2)
 [ -f "$mandir/man2/futex.2" ] || die "$mandir/man2/futex.2 not found; fix: run ci/docs/man-build.sh (make man) first"
+for f in man2/futex.2 man2const/FUTEX_LOCK.2const man2const/FUTEX_UNLOCK.2const; do
+	[ -f "$updir/$f" ] || die "$updir/$f not found; fix: run ci/docs/man-upstream.sh check (make man-upstream) first"
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/man-selftest.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -36,14 +50,43 @@ drop_entry() {
 	mv "$1.new" "$1"
 }
 
+# fresh: new copies of the current base's pages (src) in $work/man, and of the ABI table.
 fresh() {
 	rm -rf "$work/man"
-	mkdir -p "$work/man"
-	cp -r "$mandir/man2" "$mandir/man2const" "$work/man/"
+	mkdir -p "$work/man/man2" "$work/man/man2const"
+	cp "$src/man2/futex.2" "$work/man/man2/"
+	cp "$src/man2const/FUTEX_LOCK.2const" "$src/man2const/FUTEX_UNLOCK.2const" "$work/man/man2const/"
+	cp "$root/tests/contract/tp-futex-abi.tsv" "$work/abi.tsv"
+}
+
+# replace FILE OLD NEW: replace the text OLD (several lines if need be) in FILE by NEW.
+replace() {
+	python3 - "$@" <<-'PY' || die "mutation found nothing to replace in ${1##*/}: ${2//$'\n'/\\n}; fix: update ci/docs/man-selftest.sh to the page text"
+		import sys
+		path, old, new = sys.argv[1:4]
+		text = open(path).read()
+		if old not in text:
+		    sys.exit(1)
+		open(path, "w").write(text.replace(old, new, 1))
+	PY
+}
+
+# abi_set OP ERRNO CONDITION COLUMN VALUE: in the copy of the ABI table, set COLUMN of
+# the row OP errno ERRNO CONDITION to VALUE.
+abi_set() {
+	# Through the environment: awk -v would take the backslashes of a regex as escapes.
+	OP=$1 E=$2 COND=$3 NAME=$4 VAL=$5 awk -F'\t' -v OFS='\t' '
+		/^#/ { print; next }
+		!h { for (i = 1; i <= NF; i++) col[$i] = i; h = 1; print; next }
+		$1 == ENVIRON["OP"] && $2 == "errno" && $3 == ENVIRON["E"] && $4 == ENVIRON["COND"] { $col[ENVIRON["NAME"]] = ENVIRON["VAL"]; n++ }
+		{ print }
+		END { exit n != 1 }' "$work/abi.tsv" >"$work/abi.new" ||
+		die "abi_set: no single row $1 $2 /$3/ in tests/contract/tp-futex-abi.tsv; fix: update ci/docs/man-selftest.sh to the table"
+	mv "$work/abi.new" "$work/abi.tsv"
 }
 
 # fake_series [MODE OP ERRNO KEY]: a one-patch "series" whose selftest code has one
-# TEST() per errno row of the ABI table with selftest yes or todo:, each a call of the
+# TEST() per errno row of the current base's ABI rows with selftest yes or todo:, each a call of the
 # row's op and an ASSERT_EQ(errno) under a comment naming the row's first stcontext
 # keyword (KEY; - if any context will do).  MODE changes the first row that matches
 # OP ERRNO KEY: drop (no TEST), wrongop (call the other op), comment (the
@@ -55,6 +98,7 @@ fake_series() {
 		!/^#/ && !hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
 		/^#/ || !NF { next }
 		$col["kind"] != "errno" || $col["selftest"] ~ /^no:/ { next }
+		$col["bases"] != "all" && index("," $col["bases"] ",", "," base ",") == 0 { next }
 		{
 			op = $col["op"]; e = $col["value"]; key = $col["stcontext"]
 			sub(/\|.*/, "", key)
@@ -77,8 +121,8 @@ fake_series() {
 			printf "Subject: [PATCH] selftests/futex: fake\n---\n"
 			printf "diff --git a/%s b/%s\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", st, st, st, k
 			for (i = 1; i <= k; i++) print "+" out[i]
-		}' st="$st" "$root/tests/contract/tp-futex-abi.tsv" >"$work/patches/0001-fake.patch" ||
-		die "fake_series $*: no such row in tests/contract/tp-futex-abi.tsv; fix: update ci/docs/man-selftest.sh to the table"
+		}' st="$st" base="$base" "$root/tests/contract/tp-futex-abi.tsv" >"$work/patches/0001-fake.patch" ||
+		die "fake_series $*: no such row of base $base in tests/contract/tp-futex-abi.tsv; fix: update ci/docs/man-selftest.sh to the table"
 }
 st=tools/testing/selftests/futex/functional/futex_tp.c
 awk -F'\t' '/^#/ || !NF { next } !h { for (i = 1; i <= NF; i++) if ($i == "selftest") c = i; h = 1; next }
@@ -87,14 +131,17 @@ awk -F'\t' '/^#/ || !NF { next } !h { for (i = 1; i <= NF; i++) if ($i == "selft
 
 pass=0 fail=0
 checkargs=(--no-selftests)
-expect() { # expect pass|fail DESCRIPTION [TEXT that the failing check must name]
-	if "$root/tests/contract/man-check.sh" "${checkargs[@]}" "$work/man" >"$work/log" 2>&1; then got=pass; else got=fail; fi
-	if [ "$got" = "$1" ] && { [ -z "${3:-}" ] || grep '^not ok' "$work/log" | grep -v '# TODO' | grep -qF -- "$3"; }; then
+# expect pass|fail DESCRIPTION [TEXT that the failing check (a not ok line, or the
+# checker's error) must name]: man-check.sh of the current base on the copies.
+expect() {
+	if "$root/tests/contract/man-check.sh" --base "$base" --abi "$work/abi.tsv" "${checkargs[@]}" "$work/man" >"$work/log" 2>&1; then got=pass; else got=fail; fi
+	if [ "$got" = "$1" ] && { [ -z "${3:-}" ] ||
+		{ grep '^not ok' "$work/log" | grep -v '# TODO' || true; grep '^check_man_contract: ' "$work/log" || true; } | grep -qF -- "$3"; }; then
 		pass=$((pass + 1))
-		echo "ok - $2: check ${got}ed as expected${3:+ ($3)}"
+		echo "ok - $base: $2: check ${got}ed as expected${3:+ ($3)}"
 	else
 		fail=$((fail + 1))
-		echo "not ok - $2: expected the check to $1${3:+ naming \"$3\"}, it did not"
+		echo "not ok - $base: $2: expected the check to $1${3:+ naming \"$3\"}, it did not"
 		sed 's/^/    /' "$work/log"
 	fi
 }
@@ -102,6 +149,8 @@ expect() { # expect pass|fail DESCRIPTION [TEXT that the failing check must name
 f2=$work/man/man2/futex.2
 c=$work/man/man2const
 
+# --- 6.12: man-pages 6.03 (futex.2 per-op layout), kernel/patches ---
+base=6.12 src=$mandir
 fresh
 expect pass "unmodified copy"
 
@@ -182,6 +231,70 @@ expect fail "a --patches glob that matches nothing" "series patches found"
 printf 'Subject: [PATCH] docs: nothing\n---\ndiff --git a/README b/README\n--- a/README\n+++ b/README\n@@ -1 +1 @@\n-a\n+b\n' >"$work/patches/0001-fake.patch"
 checkargs=(--patches "$work/patches/*.patch")
 expect fail "a series without selftests" "the series adds code under"
+
+# The bases column: a 7.2-only row does not hold on 6.12, and a base must exist.
+checkargs=(--no-selftests)
+fresh
+abi_set FUTEX_LOCK ENOSYS "FUTEX_ROBUST_UNLOCK or FUTEX_ROBUST_LIST32 was ORed" bases all
+expect fail "ABI table with the 7.2 robust-flag ENOSYS row of FUTEX_LOCK on every base" "has ENOSYS when /FUTEX_ROBUST_UNLOCK or FUTEX_ROBUST_LIST32 was ORed/"
+
+fresh
+abi_set FUTEX_LOCK ETIMEDOUT "timeout expired before the lock was acquired" bases "6.12,7.3"
+expect fail "ABI table with a row for an unknown base" "unknown base 7.3"
+
+# --- 7.2: man-pages 6.20 (futex.2 index layout, the 2const pages), kernel/patches-7.2 ---
+base=7.2 src=$updir
+checkargs=(--no-selftests)
+fresh
+expect pass "unmodified copy"
+
+fresh
+replace "$f2" $'.TP\n.BR FUTEX_LOCK (2const)\n.TQ\n' $'.TP\n'
+expect fail "futex.2 without FUTEX_LOCK in the TP futex operations" "futex.2: DESCRIPTION has an entry for FUTEX_LOCK"
+
+fresh
+replace "$f2" $'.SH ERRORS\n' $'.SH ERRORS\n.TP\n.B EINTR\nA made-up error of every operation.\n'
+expect fail "futex.2 with an untagged EINTR entry, which FUTEX_LOCK.2const's \"See futex(2)\" inherits" "futex.2: ERRORS lists no EINTR that applies to FUTEX_LOCK"
+
+fresh
+replace "$f2" $'.SH ERRORS\n' $'.SH ERRORS\n.TP\n.B EAGAIN\n.RB ( FUTEX_UNLOCK )\nMade-up error outside the ABI.\n'
+expect fail "futex.2 with an EAGAIN (FUTEX_UNLOCK) entry outside the ABI" "EAGAIN is listed for FUTEX_UNLOCK"
+
+fresh
+drop_entry "$c/FUTEX_LOCK.2const" ENOSYS ".B FUTEX_ROBUST_UNLOCK"
+expect fail "FUTEX_LOCK.2const without the robust-flag ENOSYS entry" "FUTEX_LOCK.2const: ERRORS has ENOSYS when /FUTEX_ROBUST_UNLOCK or FUTEX_ROBUST_LIST32 was ORed/"
+
+fresh
+drop_entry "$c/FUTEX_UNLOCK.2const" ENOSYS ".B FUTEX_ROBUST_LIST32"
+expect fail "FUTEX_UNLOCK.2const without the FUTEX_ROBUST_LIST32-alone ENOSYS entry" "FUTEX_UNLOCK.2const: ERRORS has ENOSYS when /FUTEX_ROBUST_LIST32 was ORed"
+
+fresh
+drop_entry "$c/FUTEX_UNLOCK.2const" EFAULT ".B FUTEX_ROBUST_UNLOCK"
+expect fail "FUTEX_UNLOCK.2const without the list_op_pending EFAULT entry" "FUTEX_UNLOCK.2const: ERRORS has EFAULT when /FUTEX_ROBUST_UNLOCK"
+
+fresh
+replace "$c/FUTEX_UNLOCK.2const" $'.I uaddr\ndoes not point to mapped, writable memory.\n' $'.I uaddr\nis not what it should be.\n'
+expect fail "FUTEX_UNLOCK.2const whose only unmapped-memory EFAULT is the uaddr2 one" 'FUTEX_UNLOCK.2const: ERRORS has EFAULT when /\buaddr (is not mapped'
+
+fresh
+replace "$c/FUTEX_UNLOCK.2const" $'is not NULL\nand\n.B FUTEX_ROBUST_UNLOCK\nwas not ORed into the operation.\n' $'is not NULL.\n'
+expect fail "FUTEX_UNLOCK.2const refusing uaddr2 even with FUTEX_ROBUST_UNLOCK (the 6.12 rule)" "FUTEX_UNLOCK.2const: ERRORS has EINVAL when /val or val3 argument is not 0"
+
+fresh
+abi_set FUTEX_UNLOCK ENOSYS "FUTEX_ROBUST_LIST32 was ORed into the operation without FUTEX_ROBUST_UNLOCK" condition "FUTEX_ROBUST_LIST32 is the moon"
+expect fail "ABI table with a 7.2 row whose condition no page has" "FUTEX_UNLOCK.2const: ERRORS has ENOSYS when /FUTEX_ROBUST_LIST32 is the moon/"
+
+fresh
+abi_set FUTEX_UNLOCK EINVAL "val, uaddr2, or val3 argument is not 0, or timeout is not NULL" bases all
+expect fail "ABI table with the 6.12 uaddr2 EINVAL row of FUTEX_UNLOCK on every base" "FUTEX_UNLOCK.2const: ERRORS has EINVAL when /val, uaddr2, or val3 argument is not 0, or timeout is not NULL/"
+
+checkargs=(--patches "$work/patches/*.patch")
+fresh
+fake_series
+expect pass "fake series whose selftests assert every yes and todo row of 7.2"
+
+fake_series drop FUTEX_UNLOCK EINVAL uaddr2
+expect fail "fake series that never asserts FUTEX_UNLOCK's EINVAL for a stray uaddr2" "selftests assert EINVAL for FUTEX_UNLOCK in a context naming uaddr2"
 
 echo "man-selftest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] || die "the contract check missed a mutation above; fix: tests/contract/check_man_contract.py"

@@ -2,14 +2,19 @@
 """Cross-check the tp-futex ABI table against the man pages and the selftests.
 
 Usage: check_man_contract.py --abi TSV --futex2 PAGE --const-dir DIR
+                             [--base BASE [--known-bases "B1 B2 ..."]]
+                             [--futex2-layout per-op|index]
                              [--patches GLOB | --no-selftests]
 
 The ABI table (tests/contract/tp-futex-abi.tsv) has one row per return value,
 errno condition and "never" errno of FUTEX_LOCK and FUTEX_UNLOCK; each row has
-a condition (a regex).  This script renders the pages with mandoc(1) and
-checks, for each op:
+a condition (a regex) and the kernel bases it holds on (all, or a list).  With
+--base, only the rows of that base are checked (without it, every row);
+--known-bases makes a row that names any other base an error.  This script
+renders the pages with mandoc(1) and checks, for each op:
 
-  futex.2     the op has a DESCRIPTION entry; every errno row's condition
+  futex.2     per-op layout (man-pages 6.03, the default):
+              the op has a DESCRIPTION entry; every errno row's condition
               matches an ERRORS entry for that errno that applies to the op
               (tagged "(..., OP, ...)", or untagged, i.e. generic); every entry
               tagged with the op is an ABI errno and matches the condition of
@@ -17,6 +22,12 @@ checks, for each op:
               exactly the listed values and matches each return row's
               condition; every "never" row's condition matches the op's
               DESCRIPTION entry and the errno is not tagged with the op.
+              index layout (man-pages 6.20: futex.2 lists the op, OP.2const
+              has its text and its ERRORS start "See futex(2)"): the op has a
+              DESCRIPTION entry; if RETURN VALUE has an entry for the op, it
+              is checked as above; every entry tagged with the op is an ABI
+              errno and matches a row's condition; no ERRORS entry that
+              applies to the op (tagged or untagged) lists a "never" errno.
   OP.2const   the same against the page's ERRORS (every entry counts),
               RETURN VALUE (the whole section) and whole text.
   selftests   every errno row marked "yes" (or "todo:") is asserted in the
@@ -45,7 +56,8 @@ import sys
 
 OPS = ("FUTEX_LOCK", "FUTEX_UNLOCK")
 KINDS = ("return", "errno", "never")
-COLUMNS = ("op", "kind", "value", "condition", "selftest", "stcontext", "meaning")
+COLUMNS = ("op", "kind", "value", "condition", "selftest", "stcontext", "meaning", "bases")
+LAYOUTS = ("per-op", "index")
 INT_RE = re.compile(r"(?<![\w.,(-])\d+(?![\w)]|,\d)")
 SELFTEST_DIR = "tools/testing/selftests/futex/"
 
@@ -90,7 +102,7 @@ def die(msg):
     sys.exit(2)
 
 
-def load_abi(path):
+def load_abi(path, known_bases=None):
     rows = []
     try:
         fh = open(path, encoding="ascii")
@@ -129,6 +141,16 @@ def load_abi(path):
                     die(f"{path}:{lineno}: only errno rows can be asserted by the selftests")
                 if not row["stcontext"]:
                     die(f"{path}:{lineno}: empty stcontext; use - for any context")
+            bases = row["bases"].split(",")
+            if row["bases"] != "all" and (not all(bases) or "all" in bases):
+                die(f"{path}:{lineno}: bases must be all or a comma-separated list "
+                    f"of bases, not {row['bases']!r}")
+            if known_bases and row["bases"] != "all":
+                unknown = [b for b in bases if b not in known_bases]
+                if unknown:
+                    die(f"{path}:{lineno}: unknown base {', '.join(unknown)} in bases: "
+                        f"use all or bases of ci/bases.tsv ({', '.join(known_bases)})")
+            row["base_set"] = None if row["bases"] == "all" else set(bases)
             rows.append(row)
     if not rows:
         die(f"{path}: no rows")
@@ -208,12 +230,14 @@ def rows_of(rows, op, kind):
     return [r for r in rows if r["op"] == op and r["kind"] == kind]
 
 
-def check_errors(rep, name, op, rows, applies, tagged):
+def check_errors(rep, name, op, rows, applies, tagged, require=True):
     """applies: (errno, text) entries that apply to op (tagged or generic);
-    tagged: those that name the op explicitly (all entries of a 2const page)."""
+    tagged: those that name the op explicitly (all entries of a 2const page).
+    require: every errno row must have a matching entry (else only tagged
+    entries are checked against the rows)."""
     where = f"{name}: ERRORS" + (f" ({op})" if name == "futex.2" else "")
     erows = rows_of(rows, op, "errno")
-    for r in erows:
+    for r in erows if require else ():
         e = r["value"]
         hit = any(x == e and r["cond_re"].search(t) for x, t in applies)
         have = [t for x, t in tagged if x == e]
@@ -245,7 +269,7 @@ def check_returns(rep, name, op, rows, text):
                   f"{v} is not in the ABI table")
 
 
-def check_futex2(rep, rows, page):
+def check_futex2(rep, rows, page, layout="per-op"):
     name = os.path.basename(page)
     secs = sections(render(page))
     for need in ("DESCRIPTION", "RETURN VALUE", "ERRORS"):
@@ -259,6 +283,9 @@ def check_futex2(rep, rows, page):
 
     for op in OPS:
         rep.check(op in desc, f"{name}: DESCRIPTION has an entry for {op}")
+        if layout == "index":
+            check_index(rep, name, op, rows, rv, errs)
+            continue
         check_returns(rep, name, op, rows, rv.get(op, ""))
         applies = [(e, t) for e, tags, t in errs if op in tags or not tags]
         tagged = [(e, t) for e, tags, t in errs if op in tags]
@@ -267,6 +294,22 @@ def check_futex2(rep, rows, page):
             rep.check(r["cond_re"].search(desc.get(op, "")) is not None
                       and r["value"] not in {e for e, _ in tagged},
                       f"{name}: {op} entry says /{r['condition']}/ and ERRORS does not tag {r['value']} with it")
+
+
+def check_index(rep, name, op, rows, rv, errs):
+    """futex.2 as an index (man-pages 6.20): the op's values and errors are in
+    OP.2const, whose ERRORS start "See futex(2)", so futex.2's untagged
+    entries apply to the op too."""
+    if op in rv:
+        check_returns(rep, name, op, rows, rv[op])
+    applies = [(e, t) for e, tags, t in errs if op in tags or not tags]
+    tagged = [(e, t) for e, tags, t in errs if op in tags]
+    check_errors(rep, name, op, rows, applies, tagged, require=False)
+    for r in rows_of(rows, op, "never"):
+        listed = [t for e, t in applies if e == r["value"]]
+        rep.check(not listed,
+                  f"{name}: ERRORS lists no {r['value']} that applies to {op} (the op never returns it)",
+                  f"{r['value']} entry: {short(listed[0])}" if listed else "")
 
 
 def check_const(rep, rows, op, page):
@@ -484,15 +527,26 @@ def main():
     ap.add_argument("--abi", required=True)
     ap.add_argument("--futex2", required=True)
     ap.add_argument("--const-dir", required=True)
+    ap.add_argument("--base", help="check only the rows of this kernel base")
+    ap.add_argument("--known-bases", help="space-separated bases a row may name")
+    ap.add_argument("--futex2-layout", choices=LAYOUTS, default="per-op")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--patches", default="kernel/patches/*.patch")
     g.add_argument("--no-selftests", action="store_true")
     a = ap.parse_args()
 
-    rows = load_abi(a.abi)
+    known = a.known_bases.split() if a.known_bases else None
+    if a.base and known and a.base not in known:
+        die(f"unknown base {a.base!r}: use one of {', '.join(known)}")
+    rows = load_abi(a.abi, known)
+    if a.base:
+        rows = [r for r in rows if r["base_set"] is None or a.base in r["base_set"]]
+        if not rows:
+            die(f"{a.abi}: no rows for base {a.base}")
+    print(f"# base {a.base or 'any'}: {len(rows)} rows of {a.abi}, futex.2 layout {a.futex2_layout}")
     rep = Report()
     if os.path.isfile(a.futex2):
-        check_futex2(rep, rows, a.futex2)
+        check_futex2(rep, rows, a.futex2, a.futex2_layout)
     else:
         rep.check(False, f"{os.path.basename(a.futex2)}: page exists",
                   f"{a.futex2} not found; build it first: make man")
@@ -503,7 +557,8 @@ def main():
     else:
         check_selftests(rep, rows, a.patches)
     print(f"1..{rep.n}")
-    print(f"man-contract: {rep.passed} passed, {rep.failed} failed, "
+    print(f"man-contract{' (base ' + a.base + ')' if a.base else ''}: "
+          f"{rep.passed} passed, {rep.failed} failed, "
           f"{rep.skipped} skipped, {rep.todo} todo")
     sys.exit(1 if rep.failed else 0)
 
