@@ -1,7 +1,8 @@
 """The results on disk and the one list of mutex types.  A results directory has a directory
 per arch (results/<arch>/, build/bench/<arch>/): summary.csv (from `bench/tool.py parse`),
 meta.json, and optionally exit-cost/summary.json (make bench-exit), real/summary.json (the real
-programs) and previous/ (the baseline run of an earlier series)."""
+programs) and previous/ (the baseline run of an earlier series).  A kernel base other than the
+first row of ci/bases.tsv has its own directories, <arch>-<base>/ (results/x86_64-7.2/)."""
 import csv
 import json
 import os
@@ -52,12 +53,29 @@ def read_summary(d):
         return list(csv.DictReader(fh))
 
 
-def load_archs(results, arches=ARCHES):
-    """[{arch, meta, cases: {(threads, load, wait, shared): {type: row}}, exit, real,
-    previous (the same for previous/ or None)}] of the ARCHES (directories) RESULTS has."""
+def load_bases():
+    """The rows of ci/bases.tsv in table order: [{base, package, from, patches, test, submit,
+    suffix}], suffix "" for the first row (the default base) and "-<base>" for the others, as
+    ci/lib.sh's base_env names the directories."""
+    out = []
+    with open(os.path.join(ROOT, "ci", "bases.tsv")) as fh:
+        for line in fh:
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            b = dict(zip(["base", "package", "from", "patches", "test", "submit"], w))
+            b["suffix"] = f"-{b['base']}" if out else ""
+            out.append(b)
+    return out
+
+
+def load_archs(results, arches=ARCHES, suffix=""):
+    """[{arch, key (its directory: arch + SUFFIX), meta, cases: {(threads, load, wait, shared):
+    {type: row}}, exit, real, previous (the same for previous/ or None)}] of the ARCHES
+    (directories <arch>SUFFIX) RESULTS has."""
     out = []
     for arch in arches:
-        d = os.path.join(results, arch)
+        d = os.path.join(results, arch + suffix)
         try:
             rows = read_summary(d)
         except FileNotFoundError:
@@ -65,7 +83,7 @@ def load_archs(results, arches=ARCHES):
         cases = {}
         for r in rows:
             cases.setdefault(tuple(int(r[k]) for k in CASE_KEYS), {})[r["type"]] = r
-        out.append({"arch": arch, "cases": cases,
+        out.append({"arch": arch, "key": arch + suffix, "cases": cases,
                     "meta": load_json(os.path.join(d, "meta.json"), {}),
                     "exit": load_json(os.path.join(d, "exit-cost", "summary.json")),
                     "real": load_json(os.path.join(d, "real", "summary.json")),

@@ -121,7 +121,8 @@ def m_exit_cost(a):
 def where_previous(a, case):
     prev = a["previous"]
     if case is None:
-        return "" if prev else note("where.no-previous")
+        return "" if prev else note("where.no-previous",
+                                    suffix=a.get("key", a["arch"])[len(a["arch"]):])
     return note("where.previous", case=case_name(case), m=Missing(prev["meta"]),
                 rerun="bench-baseline" in prev["meta"].get("kernel_source", ""))
 

@@ -44,9 +44,11 @@ def gnuplot(script, **kv):
     return r.returncode == 0
 
 
-def make_plots(archs, plots):
+def make_plots(archs, plots, suffix="", base=""):
     """Write the data files and plots under PLOTS: ({name: "bench/NAME.svg"} of the plots
-    made, whether gnuplot was there)."""
+    made, whether gnuplot was there).  The per-arch files are named by the arch's key (its
+    results directory, x86_64-7.2 for another base), the plots of all arches get SUFFIX
+    (tp-ww-7.2) and BASE in their title: every base has its own set."""
     data = os.path.join(plots, "data")
     os.makedirs(data, exist_ok=True)
     have_gp, made, ratio_files = shutil.which("gnuplot") is not None, {}, []
@@ -56,7 +58,7 @@ def make_plots(archs, plots):
             made[name] = f"bench/{name}.svg"
 
     for a in archs:
-        arch = a["arch"]
+        arch = a.get("key", a["arch"])
         cases = [(k, a["cases"][k]) for k in sorted(a["cases"]) if plain(k)]
         threads = sorted({k[0] for k, _ in cases})
         for t in threads:
@@ -111,6 +113,7 @@ def make_plots(archs, plots):
                  ttl=f"{arch}: how FUTEX_LOCK acquired the lock")
     if have_gp and ratio_files and any(tp_supported(a) for a in archs):
         for name, col, goal, ylab, ttl in RATIO_PLOTS:
+            name, ttl = name + suffix, f"{ttl}, Linux {base}" if base else ttl
             plot(name, "lines.gp", files=" ".join(p for p, _ in ratio_files),
                  titles=" ".join(t for _, t in ratio_files), col=col, goal=goal, ylab=ylab,
                  ttl=ttl)

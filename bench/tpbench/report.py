@@ -2,6 +2,9 @@
 
 The page is bench/templates/benchmarks.md.in with arch.md.in per arch, its sentences that depend
 on the numbers are notes.md.in; summary.txt (make submission's cover letter) is summary.txt.in.
+The page is the first kernel base of ci/bases.tsv (results/<arch>/); every other base with
+results (results/<arch>-<base>/) gets a section of its own, base.md.in, after it.  summary.txt
+quotes the base marked submit=yes when it has results, else the first base.
 """
 import argparse
 import os
@@ -11,8 +14,8 @@ import sys
 from datetime import datetime, timezone
 
 from . import goals as G
-from .data import (ARCHES, LABEL, ROOT, TYPES, fnum, load_archs, ok, ops, plain, ratio, spread,
-                   table_order, tp_supported, vcpus)
+from .data import (ARCHES, LABEL, ROOT, TYPES, fnum, load_archs, load_bases, ok, ops, plain,
+                   ratio, spread, table_order, tp_supported, vcpus)
 from .plots import make_plots
 from .text import Missing, Notes, case_name, fmt, fmt_ops, md_table, render
 
@@ -107,8 +110,9 @@ def goals_per_arch(archs, results):
     return "\n".join(lines)
 
 
-def arch_section(a, res, made):
-    arch, meta = a["arch"], a["meta"]
+def arch_section(a, res, made, title=None, patches="kernel/patches"):
+    """One arch's section; TITLE: its heading (default the arch), PATCHES: its series."""
+    arch, meta, key = a["arch"], a["meta"], a.get("key", a["arch"])
     goals = md_table(["goal", "measured", "target", "verdict", "worst case"],
                      [[r.goal.name, r.measured, r.goal.target, VERDICT[r.status],
                        r.where] for r in res.values()])
@@ -118,12 +122,12 @@ def arch_section(a, res, made):
     except (TypeError, ValueError, IndexError):
         busy = False
     return render(
-        "arch.md.in", arch=arch, m=Missing(meta), busy=busy,
-        no_tp=not tp_supported(a), goals_table=goals,
+        "arch.md.in", arch=arch, title=title or arch, patches=patches, m=Missing(meta),
+        busy=busy, no_tp=not tp_supported(a), goals_table=goals,
         throughput_heading=note("throughput-heading"), throughput_table=throughput_table(a),
-        syscalls_table=syscalls_table(a), syscalls_svg=made.get(f"syscalls-{arch}", ""),
-        fairness_table=fairness_table(a), fairness_svg=made.get(f"fairness-{arch}", ""),
-        kinds_table=kinds_table(a), kinds_svg=made.get(f"tpkinds-{arch}", ""))
+        syscalls_table=syscalls_table(a), syscalls_svg=made.get(f"syscalls-{key}", ""),
+        fairness_table=fairness_table(a), fairness_svg=made.get(f"fairness-{key}", ""),
+        kinds_table=kinds_table(a), kinds_svg=made.get(f"tpkinds-{key}", ""))
 
 
 # ---------------------------------------------------------------- reading
@@ -301,8 +305,9 @@ def real_verdict(r):
                          if not (faster or slower)))
 
 
-def real_section(archs):
-    """The "Real programs" section: ci/bench/real.sh's summary.json per arch."""
+def real_section(archs, base=None):
+    """The "Real programs" section: ci/bench/real.sh's summary.json per arch (BASE: the row of
+    ci/bases.tsv they were measured on, default the first)."""
     parts = []
     for a in (a for a in archs if a["real"]):
         r, rows = a["real"], []
@@ -314,35 +319,112 @@ def real_section(archs):
                              stats="; ".join(map(real_stat, p.get("shim_stats", []))) or "-"))
         parts.append(note("real.arch", arch=a["arch"], r=Missing(r), many=r["rounds"] != 1,
                           rows="\n".join(rows), verdict=real_verdict(r)))
-    return note("real.section", none=not parts, arches="\n\n".join(parts))
+    suffix = base["suffix"] if base else ""
+    return note("real.section", none=not parts, arches="\n\n".join(parts), suffix=suffix,
+                make_base=f" BASE={base['base']}" if suffix else "")
+
+
+# ---------------------------------------------------------------- bases
+
+def base_version(b, archs):
+    """The upstream version base B was measured on: meta.json's base_version (Debian's version
+    of the kernel source, 7.2.13-1; ci/bench/perf-bench.sh), else the guest's uname -r, else
+    the base's name."""
+    metas = [a["meta"] for a in archs]
+    for m in metas:
+        if m.get("base_version"):
+            return m["base_version"].split("-")[0]
+    for m in metas:
+        v = re.match(r"\d+\.\d+(\.\d+)?", m.get("guest_kernel", ""))
+        if v:
+            return v.group(0)
+    return b["base"]
+
+
+def base_title(b, archs):
+    """'Linux 7.2.13 (Debian sid linux-source-7.2)': base B's version and Debian source."""
+    origin = next((a["meta"]["base_origin"] for a in archs if a["meta"].get("base_origin")),
+                  "Debian sid" if b["from"] == "sid" else "Debian")
+    return f"Linux {base_version(b, archs)} ({origin} {b['package']})"
+
+
+def demote(text):
+    """TEXT with every heading one level lower (## -> ###): a page part inside a base section."""
+    return re.sub(r"^(#{2,5}) ", r"#\1 ", text, flags=re.M)
 
 
 # ---------------------------------------------------------------- outputs
 
-def page(archs, results, made, have_gp, results_dir):
-    plots = [note("plot", caption=note("caption." + name), path=made[name])
-             for name in ("tp-ww", "tp-ceiling", "tp-adaptive") if name in made]
+def plot_list(made, suffix=""):
+    return "\n\n".join(note("plot", caption=note("caption." + name), path=made[name + suffix])
+                        for name in ("tp-ww", "tp-ceiling", "tp-adaptive")
+                        if name + suffix in made)
+
+
+def bases_line(groups, bases, results_dir):
+    """The page's sentence on its kernel bases: the first group's (the page), the other
+    groups' sections, and the bases without results."""
+    (b0, archs0, _, _), others = groups[0], groups[1:]
+    have = {g[0]["base"] for g in groups}
+    return note("bases", title=base_title(b0, archs0), patches=b0["patches"],
+                others="; ".join(note("bases.other", title=g[2], patches=g[0]["patches"])
+                                 for g in others),
+                missing="; ".join(note("bases.missing", base=b["base"], patches=b["patches"],
+                                       results=os.path.relpath(results_dir, ROOT),
+                                       suffix=b["suffix"])
+                                  for b in bases if b["base"] not in have))
+
+
+def base_section(g, first, made, have_gp, results_dir):
+    """The section of a base other than the page's own: G = (row, archs, title, results)."""
+    b, archs, title, results = g
+    ver = base_version(b, archs)
+    return render(
+        "base.md.in", title=title, base=b["base"], patches=b["patches"], suffix=b["suffix"],
+        results=os.path.relpath(results_dir, ROOT), first=first,
+        arches=", ".join(a["arch"] for a in archs),
+        goals_table=goals_per_arch(archs, results), no_gnuplot=not have_gp,
+        plots=plot_list(made, b["suffix"]), reading=reading(archs, results),
+        real_section=demote(real_section(archs, b)),
+        arch_sections="\n\n".join(demote(arch_section(
+            a, results[a["arch"]], made, f"{a['arch']}, Linux {ver}", b["patches"]))
+            for a in archs))
+
+
+def page(groups, bases, made, have_gp, results_dir):
+    (b0, archs, title0, results) = groups[0]
     return render(
         "benchmarks.md.in", generator=GENERATOR, results=os.path.relpath(results_dir, ROOT),
         now=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        bases=bases_line(groups, bases, results_dir),
         host_nproc=archs[0]["meta"].get("host_nproc", "?"),
         goals_table=goals_per_arch(archs, results), no_gnuplot=not have_gp,
-        plots="\n\n".join(plots),
-        reading=reading(archs, results), real_section=real_section(archs),
-        arch_sections="\n\n".join(arch_section(a, results[a["arch"]], made) for a in archs))
+        plots=plot_list(made, b0["suffix"]),
+        reading=reading(archs, results), real_section=real_section(archs, b0),
+        arch_sections="\n\n".join(arch_section(a, results[a["arch"]], made,
+                                                patches=b0["patches"]) for a in archs),
+        other_bases="\n\n".join(base_section(g, title0, made, have_gp, results_dir)
+                                 for g in groups[1:]))
 
 
-def summary(archs, source):
-    """docs/bench/summary.txt: the emulation caveat, per arch the machine and the throughput
-    ratios, then the real programs."""
+def summary(g, source, quoted_base):
+    """docs/bench/summary.txt: the emulation caveat, the kernel base, per arch the machine and
+    the throughput ratios, then the real programs.  G: the group of the base it quotes;
+    QUOTED_BASE: the row of the base the submission targets (ci/bases.tsv submit=yes)."""
+    b, archs, title, _ = g
     by = {a["arch"]: a for a in archs}
+    make_base = f" BASE={b['base']}" if b["suffix"] else ""
     parts = [plain_text("arch", arch=x, underline="-" * len(x), m=Missing(by[x]["meta"]),
                         ratio_table=ratio_table(by[x])) if x in by else
-             plain_text("no-arch", arch=x, underline="-" * len(x)) for x in ARCHES]
+             plain_text("no-arch", arch=x, underline="-" * len(x), make_base=make_base)
+             for x in ARCHES]
     real = [plain_text("real-arch", arch=a["arch"], r=a["real"], rows="\n".join(
         plain_text("real-row", p=p, control=p["program"] == "stress-ng-futex")
         for p in a["real"]["programs"])) for a in archs if a["real"]]
     return plain_text("summary", arches="\n\n".join(parts), source=source,
+                      base=plain_text("base" if quoted_base in (None, b) else "base.other",
+                                      title=title, base=b["base"],
+                                      target=(quoted_base or b)["base"]),
                       real=plain_text("real", arches="\n\n".join(real)) if real else "")
 
 
@@ -352,7 +434,8 @@ def main():
         epilog="Writes OUT, PLOTS/*.svg, PLOTS/data/*.dat and PLOTS/summary.txt.  Without "
                "gnuplot the page says the plots are missing.")
     p.add_argument("--results", default=os.path.join(ROOT, "results"),
-                   help="directory with <arch>/summary.csv (default results/)")
+                   help="directory with <arch>/summary.csv, and <arch>-<base>/summary.csv for "
+                   "the other kernel bases of ci/bases.tsv (default results/)")
     p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"),
                    help="the page (default docs/benchmarks.md)")
     p.add_argument("--plots", default=os.path.join(ROOT, "docs", "bench"),
@@ -360,21 +443,33 @@ def main():
     p.add_argument("--source", help="where the summary says its numbers are from "
                    "(default: the page, as 'docs/benchmarks.md (make bench-report)')")
     a = p.parse_args()
-    archs = load_archs(a.results)
-    if not archs:
+    bases = load_bases()
+    groups = []  # (row of ci/bases.tsv, its archs, its title, {arch: goal results})
+    for b in bases:
+        archs = load_archs(a.results, suffix=b["suffix"])
+        if archs:
+            groups.append((b, archs, base_title(b, archs),
+                           {x["arch"]: G.evaluate(x) for x in archs}))
+    if not groups:
         sys.exit(f"bench-report: no <arch>/summary.csv under {a.results}: run "
                  "'make bench ARCH=x86_64 BENCH=full' (or BENCH_SAVE=1) first")
-    results = {x["arch"]: G.evaluate(x) for x in archs}
     os.makedirs(a.plots, exist_ok=True)
-    made, have_gp = make_plots(archs, a.plots)
+    made, have_gp = {}, True
+    for b, archs, _, _ in groups:
+        m, have_gp = make_plots(archs, a.plots, b["suffix"], b["base"] if b["suffix"] else "")
+        made.update(m)
     # image links relative to the page
     rel = os.path.relpath(a.plots, os.path.dirname(os.path.abspath(a.out)))
     made = {k: os.path.join(rel, os.path.basename(v)) for k, v in made.items()}
     with open(a.out, "w") as fh:
-        fh.write(page(archs, results, made, have_gp, a.results) + "\n")
+        fh.write(page(groups, bases, made, have_gp, a.results) + "\n")
     source = a.source or f"{os.path.relpath(os.path.abspath(a.out), ROOT)} (make bench-report)"
+    submit = next((b for b in bases if b["submit"] == "yes"), None)
+    quoted = next((g for g in groups if g[0] is submit), groups[0])
     with open(os.path.join(a.plots, "summary.txt"), "w") as fh:
-        fh.write(summary(archs, source) + "\n")
-    print(f"bench-report: wrote {a.out} ({', '.join(x['arch'] for x in archs)}; "
-          f"{len(made)} plots)", file=sys.stderr)
+        fh.write(summary(quoted, source, submit) + "\n")
+    print(f"bench-report: wrote {a.out} ("
+          + "; ".join(f"{b['base']}: {', '.join(x['arch'] for x in archs)}"
+                      for b, archs, _, _ in groups)
+          + f"; {len(made)} plots; summary.txt quotes {quoted[0]['base']})", file=sys.stderr)
     return 0

@@ -22,6 +22,9 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
 arch=$1
 rounds=${2:-4}
 arch_env "$arch"
+# The default base only (ci/bases.tsv's first row): results/<arch>/exit-cost/ is its.
+[ -z "$BASE_SUFFIX" ] ||
+	die "BASE=$BASE is not supported by make bench-exit (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
 need_cmd "$GCC"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS '$rounds' is not a positive number: use e.g. 3"
 

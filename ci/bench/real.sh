@@ -2,13 +2,14 @@
 # Real programs on TP futexes (make bench REAL=..., make real-verify): Debian's sysbench and
 # stress-ng, each with plain glibc and with lib/'s LD_PRELOAD shim, in one boot of the guest.
 #
-#   ci/bench/real.sh ARCH bench ROUNDS SECONDS   -> build/bench-real/<arch>/: serial.log,
+#   ci/bench/real.sh ARCH bench ROUNDS SECONDS   -> build/bench-real/<arch>[-BASE]/: serial.log,
 #                                                  runs.csv, summary.json (BENCH_SAVE=1: also
-#                                                  results/<arch>/real/, which the report reads)
+#                                                  results/<arch>[-BASE]/real/, which the report reads)
 #   ci/bench/real.sh ARCH verify SECONDS         stress-ng --mutex/--futex --verify under the
 #                                                  shim; KCONFIG=debug for the debug kernel
 #
 # Env: BENCH_CPUS=2 (guest vCPUs; the programs run 2 x vCPUs threads)  KCONFIG=<variant>
+#      TPF_BASE=<base> (make's BASE=; -BASE on the dirs of every base but ci/bases.tsv's first)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -37,7 +38,7 @@ verify)
 *) die "unknown '$what': use bench or verify" ;;
 esac
 
-out=$TPF_BUILD/bench-real/$arch${variant:+-$variant}
+out=$TPF_BUILD/bench-real/$arch$BASE_SUFFIX${variant:+-$variant}
 rm -rf "$out"
 mkdir -p "$out"
 "$TPF_ROOT/ci/guest/real-rootfs.sh" "$arch" "$out/rootfs"
@@ -47,15 +48,15 @@ rc=0
 	--log "$out/serial.log" --extra real="$out/rootfs" \
 	--cmd "$TPF_ROOT/bench/real/run.sh" "${args[@]}" >/dev/null || rc=$?
 rm -rf "$out/rootfs"
-grep -E '^TPF-REAL' "$out/serial.log" | sed "s/^/bench-real $arch: /" || true
+grep -E '^TPF-REAL' "$out/serial.log" | sed "s/^/bench-real $arch$BASE_SUFFIX: /" || true
 if [ "$rc" -ne 0 ]; then
 	die "the $what run failed in the $arch guest (exit $rc; a splat, a timeout or a failed program): see $out/serial.log"
 fi
 [ "$what" = bench ] || exit 0
 
-python3 - "$out" "$arch" "$(series_key)" "$rounds" "$secs" "$threads" "$cpus" <<'PY'
+python3 - "$out" "$arch" "$(series_key)" "$rounds" "$secs" "$threads" "$cpus" "$BASE" "$BASE_SUFFIX" <<'PY'
 import json, os, statistics, sys
-out, arch, key, rounds, secs, threads, cpus = sys.argv[1:]
+out, arch, key, rounds, secs, threads, cpus, base, suffix = sys.argv[1:]
 runs, stats = [], {}
 for line in open(os.path.join(out, "serial.log"), errors="replace"):
     w = line.split()
@@ -71,8 +72,8 @@ progs = []
 for p, _, _, _ in runs:
     if p not in progs:
         progs.append(p)
-summary = {"arch": arch, "series_key": key, "rounds": int(rounds), "seconds": int(secs),
-           "threads": int(threads), "vcpus": int(cpus), "programs": []}
+summary = {"arch": arch, "base": base, "series_key": key, "rounds": int(rounds),
+           "seconds": int(secs), "threads": int(threads), "vcpus": int(cpus), "programs": []}
 for p in progs:
     by = {m: {r: v for q, mm, r, v in runs if q == p and mm == m} for m in ("glibc", "tp")}
     rs = sorted(set(by["glibc"]) & set(by["tp"]))
@@ -87,13 +88,13 @@ for p in progs:
         "shim_stats": stats.get(p, [])})
 with open(os.path.join(out, "summary.json"), "w") as fh:
     json.dump(summary, fh, indent=1)
-print(f"bench-real {arch}: {'program':<18} {'glibc ops/s':>12} {'tp ops/s':>12} {'tp/glibc':>9}  min-max")
+print(f"bench-real {arch}{suffix}: {'program':<18} {'glibc ops/s':>12} {'tp ops/s':>12} {'tp/glibc':>9}  min-max")
 for s in summary["programs"]:
-    print(f"bench-real {arch}: {s['program']:<18} {s['glibc_median']:>12.0f} {s['tp_median']:>12.0f} "
+    print(f"bench-real {arch}{suffix}: {s['program']:<18} {s['glibc_median']:>12.0f} {s['tp_median']:>12.0f} "
           f"{s['ratio_median']:>9.3f}  {s['ratio_min']:.3f}-{s['ratio_max']:.3f}")
 PY
 if [ "${BENCH_SAVE:-0}" = 1 ]; then
-	dest=$TPF_ROOT/results/$arch/real
+	dest=$TPF_ROOT/results/$arch$BASE_SUFFIX/real
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	cp "$out/runs.csv" "$out/summary.json" "$dest/"

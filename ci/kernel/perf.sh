@@ -9,6 +9,8 @@
 #
 # All optional libraries are switched off: the guest only needs
 # "perf bench", and a static binary has to run from a busybox initramfs.
+# NO_RUST: newer perf (7.2) builds a Rust test workload whenever rustc is on PATH,
+# and archiving it can abort ar ("LLVM ERROR: Invalid encoding", the host's LLVM plugin).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -37,7 +39,7 @@ set -- \
 	NO_BPF_SKEL=1 NO_LIBNUMA=1 NO_LIBCAP=1 NO_SDT=1 NO_LIBBABELTRACE=1 \
 	NO_LIBZSTD=1 NO_LIBLZMA=1 NO_ZLIB=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1 \
 	NO_AUXTRACE=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 \
-	NO_JEVENTS=1 NO_SHELLCHECK=1 NO_GTK=1 NO_BACKTRACE=1 \
+	NO_JEVENTS=1 NO_SHELLCHECK=1 NO_GTK=1 NO_BACKTRACE=1 NO_RUST=1 \
 	WERROR=0
 
 if [ -n "$cross" ]; then
