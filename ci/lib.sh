@@ -69,6 +69,13 @@ base_env() {
 	*) die "ci/bases.tsv: base $BASE comes from '$BASE_FROM': use host or sid" ;;
 	esac
 }
+# first_base_only TARGET: die unless the base is the first row of ci/bases.tsv (the targets
+# that measure the default base only: bench-exit, bench-tuning, bench-baseline, evidence).
+first_base_only() {
+	[ -z "$BASE_SUFFIX" ] ||
+		die "BASE=$BASE is not supported by make $1 (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
+}
+
 # bases_where COLUMN: the bases whose COLUMN (test or submit) of ci/bases.tsv says yes.
 bases_where() {
 	local col

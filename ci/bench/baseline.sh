@@ -23,8 +23,7 @@ rev=$2
 mode=${3:-full}
 check_arch "$arch"
 # The default base only (ci/bases.tsv's first row): REV= names an earlier kernel/patches/.
-[ -z "$BASE_SUFFIX" ] ||
-	die "BASE=$BASE is not supported by make bench-baseline (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
+first_base_only bench-baseline
 
 dir=$(earlier_series "$rev")
 short=$(git -C "$TPF_ROOT" rev-parse --short "$rev^{commit}")

@@ -25,8 +25,7 @@ rev=$2
 runs=${3:-3}
 check_arch "$arch"
 # The default base only (ci/bases.tsv's first row): REV= names an earlier kernel/patches/.
-[ -z "$BASE_SUFFIX" ] ||
-	die "BASE=$BASE is not supported by make evidence (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
+first_base_only evidence
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS '$runs' is not a positive number: use e.g. 3"
 dir=$(earlier_series "$rev")
 short=$(git -C "$TPF_ROOT" rev-parse --short "$rev^{commit}")

@@ -23,8 +23,7 @@ arch=$1
 rounds=${2:-4}
 arch_env "$arch"
 # The default base only (ci/bases.tsv's first row): results/<arch>/exit-cost/ is its.
-[ -z "$BASE_SUFFIX" ] ||
-	die "BASE=$BASE is not supported by make bench-exit (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
+first_base_only bench-exit
 need_cmd "$GCC"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS '$rounds' is not a positive number: use e.g. 3"
 

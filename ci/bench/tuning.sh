@@ -24,8 +24,7 @@ arch=$1
 shift
 check_arch "$arch"
 # The default base only (ci/bases.tsv's first row): bench/tuning/ patches kernel/patches/.
-[ -z "$BASE_SUFFIX" ] ||
-	die "BASE=$BASE is not supported by make bench-tuning (the first base of ci/bases.tsv only): leave BASE and TPF_BASE unset"
+first_base_only bench-tuning
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || mapfile -t variants < <(all_variants)
 known=$(all_variants)
