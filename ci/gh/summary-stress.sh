@@ -23,18 +23,20 @@ tsv=$top/build/stress/results.tsv
 esc() { local s=$1; s=${s//%/%25}; s=${s//$'\r'/%0D}; s=${s//$'\n'/%0A}; printf '%s' "$s"; }
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 line=""
-[[ -f $tsv ]] && line=$(awk -F'\t' -v a="$arch" -v k="$kcfg" '$2 == a && $3 == k' "$tsv" | tail -n1)
+# the base is the 9th column; lines without it predate the base axis and are the first base's
+[[ -f $tsv ]] && line=$(awk -F'\t' -v a="$arch" -v k="$kcfg" -v b="$BASE" -v b0="${TPF_BASES%% *}" \
+  '$2 == a && $3 == k && ($9 == b || ($9 == "" && b == b0))' "$tsv" | tail -n1)
 if [[ -z $line ]]; then
-  printf '### stress %s (%s)\n\n**no stress run recorded**: the stress step did not run (an earlier step failed?).\n\n' "$arch" "$kcfg" >"$out"
+  printf '### stress %s, base %s (%s)\n\n**no stress run recorded**: the stress step did not run (an earlier step failed?).\n\n' "$arch" "$BASE" "$kcfg" >"$out"
 else
-  IFS=$'\t' read -r stamp _ _ cpus args rc verdict counts <<<"$line"
+  IFS=$'\t' read -r stamp _ _ cpus args rc verdict counts _ <<<"$line"
   rc=${rc#rc=}
-  log=$top/build/stress/stress-$arch-$kcfg-$stamp.log
+  log=$top/build/stress/stress-$arch$BASE_SUFFIX-$kcfg-$stamp.log
   case $rc in 0) v=PASS ;; 4) v=SKIP ;; 255) v="FAIL (panic, timeout or kernel splat)" ;; *) v="FAIL (exit $rc)" ;; esac
   splats=""
   [[ -f $log ]] && { splats=$("$top/ci/vm/splat-check.sh" "$log" 2>/dev/null) || true; }
   {
-    printf '### stress %s (%s): %s\n\n' "$arch" "$kcfg" "$v"
+    printf '### stress %s, base %s (%s): %s\n\n' "$arch" "$BASE" "$kcfg" "$v"
     IFS=';' read -r -a checks <<<"$verdict"
     nok=0 nbad=0 bad=()
     for c in "${checks[@]}"; do
@@ -53,7 +55,7 @@ else
   if [[ $v == FAIL* ]]; then
     first=$(head -n1 <<<"$splats")
     text=$(sed -E 's/^\[[ 0-9.]+\] //' <<<"${first#*:}")
-    props="title=$arch $kcfg stress"
+    props="title=$arch $BASE $kcfg stress"
     if [[ $text =~ \ at\ ([A-Za-z0-9_./-]+\.[chS]):([0-9]+) ]]; then
       props="file=${BASH_REMATCH[1]},line=${BASH_REMATCH[2]},$props"
     fi

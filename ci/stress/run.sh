@@ -4,7 +4,7 @@
 # Builds build/stress/tp-stress-$ARCH (arguments also baked in with -DTPS_ARGS so the
 # binary runs the same without them), builds the kernel + initramfs and boots it like
 # `make run`, keeps the log in build/stress/ and appends one line to
-# build/stress/results.tsv.  Exit status: ci/vm/boot's (0 pass, 1 fail, 255 splat/timeout).
+# build/stress/results.tsv (its last column is the base, BASE= / TPF_BASE).  Exit status: ci/vm/boot's (0 pass, 1 fail, 255 splat/timeout).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 arch=${ARCH:-}
@@ -32,8 +32,8 @@ need_cmd "$GCC"
 mem=${MEM:-1024}
 [ "$kcfg" = debug ] && [ "$mem" -lt 1024 ] && mem=1024
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-log=$out/stress-$arch-${kcfg:-default}-$stamp.log
-info "tp-stress $args on $arch (KCONFIG=${kcfg:-none}, CPUS=$cpus) -> $log"
+log=$out/stress-$arch$BASE_SUFFIX-${kcfg:-default}-$stamp.log
+info "tp-stress $args on $arch, base $BASE (KCONFIG=${kcfg:-none}, CPUS=$cpus) -> $log"
 # ci/vm/boot builds what is missing and keeps the program's exit status:
 # 0 pass, 1 fail, 4 skip, 255 panic/timeout/kernel splat.
 read -ra argv <<<"$args"
@@ -44,7 +44,7 @@ rc=${PIPESTATUS[0]}
 set -e
 counts=$(grep -A8 '^# counts' "$log" | grep -o '[a-z_A-Z()0-9]*=[0-9]*' | tr '\n' ' ' || true)
 verdict=$(grep -E '^(not )?ok [0-9]' "$log" | sed 's/ (.*//' | tr '\n' ';' || true)
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$arch" "${kcfg:-default}" "$cpus" "$args" "rc=$rc" "$verdict" "$counts" \
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$arch" "${kcfg:-default}" "$cpus" "$args" "rc=$rc" "$verdict" "$counts" "$BASE" \
 	>>"$out/results.tsv"
 info "tp-stress on $arch finished: rc=$rc (log $log)"
 exit "$rc"
