@@ -19,7 +19,7 @@
 #                               (build/series[-BASE]/check/; no BASE: the first row's)
 #   make ci-summary-stress ARCH=a [KCONFIG=debug]   the last make stress run's verdict
 #   make ci-annotate-checkpatch checkpatch findings (and a failed git am) as annotations on
-#                               kernel/patches/*.patch
+#                               kernel/patches*/*.patch, every base or BASE=
 #   make ci-ccache-begin        note the ccache counters before a build ...
 #   make ci-ccache-stats        ... and print the hits/misses since then and the cache size
 #   make ci-replay JOB=<job>|cheap|all [LEG=x86_64|7.2|x86_64,7.2|x86_64-7.2]
@@ -68,7 +68,9 @@ ci-summary-stress:
 	@ARTIFACT=$(ARTIFACT) $(TPF_GH_ROOT)/ci/gh/summary-stress.sh $(ARCH) $(KCONFIG)
 
 ci-annotate-checkpatch:
-	@$(TPF_GH_ROOT)/ci/gh/annotate-checkpatch.sh
+	@rc=0; for b in $(if $(BASE),$(BASE),$(ALL_BASES)); do \
+		TPF_BASE=$$b $(TPF_GH_ROOT)/ci/gh/annotate-checkpatch.sh || rc=1; \
+	done; exit $$rc
 
 ci-ccache-begin:
 	@$(TPF_GH_ROOT)/ci/gh/ccache-stats.sh --begin

@@ -1,7 +1,10 @@
 # mk/series.mk - the series: its checks and the upstream submission kit (ci/series/; included by the top-level Makefile).
 #
-#   make checkpatch             scripts/checkpatch.pl --strict on every kernel/patches/*.patch
-#   make check-spelling         codespell on the changelogs, the series' docs and docs/
+#   make checkpatch             scripts/checkpatch.pl --strict on every patch of every base's series
+#                               (kernel/patches/, kernel/patches-7.2/), each with its own tree's
+#                               checkpatch.pl; BASE= one base
+#   make check-spelling         codespell on the changelogs, the series' docs and docs/ (every base
+#                               or BASE=)
 #   make check-series [ARCH=a]  checkpatch + codespell + build at every patch, on both arches or ARCH
 #   make check-litmus           herd7 runs the series' Documentation/litmus-tests/futex/ tests
 #                               against the kernel memory model
@@ -24,11 +27,18 @@ TPF_SERIES_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
 .PHONY: checkpatch check-spelling check-series check-litmus check-tuning submission
 
+# Every base unless BASE= is given: a static check of one base's series lets the other rot.
+tpf_check_bases = $(if $(BASE),$(BASE),$(ALL_BASES))
+
 checkpatch:
-	$(TPF_SERIES_ROOT)/ci/series/checkpatch.sh
+	@rc=0; for b in $(tpf_check_bases); do \
+		echo "== checkpatch: base $$b"; TPF_BASE=$$b $(TPF_SERIES_ROOT)/ci/series/checkpatch.sh || rc=1; \
+	done; exit $$rc
 
 check-spelling:
-	$(TPF_SERIES_ROOT)/ci/series/spelling.sh
+	@rc=0; for b in $(tpf_check_bases); do \
+		TPF_BASE=$$b $(TPF_SERIES_ROOT)/ci/series/spelling.sh || rc=1; \
+	done; exit $$rc
 
 check-series:
 	ARCHES="$(ARCHES)" $(TPF_SERIES_ROOT)/ci/series/check.sh

@@ -434,6 +434,23 @@ static void rows_for(int priv)
 	w[0] = 0;
 	EXPECT_ERR(L | UNKNOWN_BIT_B, "unknown op bit", tp_futex(w, L | UNKNOWN_BIT_B, 0, NULL),
 		   EXP_UNKNOWN_BITS, w);
+	/*
+	 * The robust-unlock flags (7.2: FUTEX_ROBUST_UNLOCK 0x200, FUTEX_ROBUST_LIST32 0x400):
+	 * FUTEX_LOCK takes no robust list pointer, and LIST32 alone qualifies nothing.  6.12
+	 * answers ENOSYS for an unknown command, 7.2's series refuses them with ENOSYS: the
+	 * same errno on every base.
+	 */
+	w[0] = 0;
+	EXPECT_ERR(L | 0x400, "robust LIST32 flag on lock", tp_futex(w, L | 0x400, 0, NULL),
+		   EXP_UNKNOWN_BITS, w);
+	w[0] = 0;
+	EXPECT_ERR(L | 0x600, "robust UNLOCK|LIST32 flags on lock",
+		   tp_futex(w, L | 0x600, 0, NULL), EXP_UNKNOWN_BITS, w);
+	w[0] = (uint32_t)mytid;
+	r = tp_futex(w, U | 0x400, 0, NULL);
+	report(r == -EXP_UNKNOWN_BITS && w[0] == (uint32_t)mytid,
+	       "%s robust LIST32 flag without ROBUST_UNLOCK: expected %s and the lock kept got %s, word 0x%x",
+	       opname(U | 0x400), ename(-EXP_UNKNOWN_BITS), ename(r), w[0]);
 	w[0] = (uint32_t)mytid | FUTEX_WAITERS;
 	EXPECT_ERR(U | UNLOCK_UNKNOWN_BIT, "unknown op bit",
 		   tp_futex(w, U | UNLOCK_UNKNOWN_BIT, 0, NULL), EXP_UNKNOWN_BITS, NULL);
