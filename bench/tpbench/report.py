@@ -230,7 +230,7 @@ def missed_wait(a, f):
     if "spin" in others:
         f["spin_sentence"] = note("missed.wait.spin", spin=others["spin"] / 1000,
                          other=floor[0] != "spin", type=LABEL[floor[0]], wait=floor[1] / 1000)
-    if floor and floor[1] >= v:
+    if floor and floor[1] >= G.WAIT_SAME * v:
         f["other_sentence"] = note("missed.wait.as-long", **f)
     elif floor and floor[1] >= G.WAIT_LIMIT_US:
         f["other_sentence"] = note("missed.wait.also-past", **f,
