@@ -177,6 +177,9 @@ else
     "separately." >"$mtext"
 fi
 
+# Mail prose wraps at 76 columns (a link may not): a reviewer reads the cover letter as sent.
+long=$(awk 'length > 76 && !/:\/\// { print FNR; exit }' submission/cover-letter.txt)
+[[ -z $long ]] || die "submission/cover-letter.txt:$long is longer than 76 columns: rewrap that paragraph"
 subject=$(head -n1 submission/cover-letter.txt)
 tail -n +2 submission/cover-letter.txt >"$tmp/blurb.txt"
 # The upstream release a Debian version is built from: 7.2.13-1 -> v7.2.13.
