@@ -51,6 +51,9 @@ fi
   die "SIGNOFF='$signoff' is not \"Full Name <user@domain>\": fix SIGNOFF (or git config user.name / user.email)"
 so_name=${BASH_REMATCH[1]} so_email=${BASH_REMATCH[2]}
 [[ -f submission/cover-letter.txt ]] || die "missing submission/cover-letter.txt: restore it from git"
+# Mail prose wraps at 76 columns (a link may not): a reviewer reads the cover letter as sent.
+long=$(awk 'length > 76 && !/:\/\// { print FNR; exit }' submission/cover-letter.txt)
+[[ -z $long ]] || die "submission/cover-letter.txt:$long is longer than 76 columns: rewrap that paragraph"
 out=outgoing/v$ver
 [[ ! -e $out ]] || die "$out already exists: remove it (rm -rf $out) or pick another V"
 
@@ -177,9 +180,6 @@ else
     "separately." >"$mtext"
 fi
 
-# Mail prose wraps at 76 columns (a link may not): a reviewer reads the cover letter as sent.
-long=$(awk 'length > 76 && !/:\/\// { print FNR; exit }' submission/cover-letter.txt)
-[[ -z $long ]] || die "submission/cover-letter.txt:$long is longer than 76 columns: rewrap that paragraph"
 subject=$(head -n1 submission/cover-letter.txt)
 tail -n +2 submission/cover-letter.txt >"$tmp/blurb.txt"
 # The upstream release a Debian version is built from: 7.2.13-1 -> v7.2.13.
