@@ -240,7 +240,7 @@ tp_lock_slow(uint32_t *word, const struct timespec *abs, clockid_t clk, int flag
 			tp_pause();
 			continue;
 		case EPERM:		/* owner TID names another process */
-		case ESRCH:		/* or nobody */
+		case ESRCH:		/* or nobody, or a thread that exited */
 			/* About an owner that has gone since?  Try again. */
 			owner = __atomic_load_n(word, __ATOMIC_RELAXED) & FUTEX_TID_MASK;
 			if (owner == 0 || owner != before)

@@ -49,8 +49,12 @@ bool tp_supported(void);
 /*
  * tp_mutex_lock() returns 0, or EDEADLK if the caller already holds the
  * mutex, or (for a corrupt or orphaned word) EPERM or ESRCH; see README.md.
- * A mutex whose previous owner died while holding it is acquired normally:
- * the FUTEX_OWNER_DIED bit stays in the word until the next unlock.
+ * A mutex whose owner exited while holding it is orphaned: the library
+ * has no robust list, so the kernel leaves the dead owner's TID in the
+ * word, and every lock call, a waiter's included, returns ESRCH until the
+ * mutex is initialised again.  A word that a robust list released (a word
+ * shared with code that has one) is acquired normally: the
+ * FUTEX_OWNER_DIED bit stays in the word until the next unlock.
  */
 int tp_mutex_lock(tp_mutex_t *m);
 

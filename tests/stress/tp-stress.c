@@ -38,8 +38,11 @@
  *   2 progress: the watchdog sees acquisitions at least every WATCHDOG_S seconds;
  *   3 ownership consistency: after every error return the caller does not own the word,
  *     after every success it does; FUTEX_UNLOCK never fails for the owner;
- *   4 errno set: only ETIMEDOUT (timed calls) is seen, never EINTR or anything else;
- *   5 robust owner death: the kernel clears a dead robust owner (OWNER_DIED, TID 0);
+ *   4 errno set: only ETIMEDOUT (timed calls), and ESRCH on a death lock whose
+ *     non-robust owner was killed, are seen, never EINTR or anything else;
+ *   5 owner death: the kernel clears a dead robust owner (OWNER_DIED, TID 0), and
+ *     leaves a dead non-robust owner's TID in the word (never a new owner; the
+ *     killer resets the word after 300 ms);
  *   6 all workers finished in time (no hung task) and the words are free at the end.
  *
  * The seed (-s, default: time) is printed; every thread's PRNG derives from it, so a
@@ -105,7 +108,7 @@ static const char *const stat_name[S_NSTATS] = {
 	"sleeping_cs", "owner_died_seen", "sigstop_cont", "sched_fifo_threads", "unmapped_under_waiter", "unmap_efault",
 	"confusion_ops", "confusion_errors", "confusion_forced_unlock", "confusion_oddities", "injected_lock_err", "injected_unlock_err",
 	"injected_other_err", "ERR_mutual_exclusion", "ERR_ownership",
-	"ERR_errno", "ERR_unlock", "ERR_robust_cleanup",
+	"ERR_errno", "ERR_unlock", "ERR_owner_death",
 };
 
 struct shm {
@@ -116,6 +119,7 @@ struct shm {
 	uint64_t pi_acq, ww_acq;
 	volatile int stop;
 	volatile int victim_ready;
+	volatile pid_t victim_tid;	/* the victim thread that holds the death lock */
 	int victim_state;	/* 0 waiting, 1 a victim thread entered the CS, 2 aborted */
 	uint64_t stats[S_NSTATS];
 	char lasterr[8][160];
@@ -310,9 +314,10 @@ static int tp_lock(struct tplock *l, int priv, struct rng *r, int must_time)
 		} else if (!l->robust && ret == -ESRCH &&
 			   l >= shm->death && l < shm->death + NDEATH) {
 			/*
-			 * A non-robust owner was killed before we came: its TID names
-			 * no task, which TP futexes (like PI) report instead of taking
-			 * the word over.  The killer resets the word.
+			 * A non-robust owner was killed: its TID names a dead task
+			 * or none.  TP futexes report that with ESRCH, also to a
+			 * caller that was waiting when the owner died, and never
+			 * write a new owner.  The killer resets the word.
 			 */
 			usleep(1000);
 		} else {
@@ -835,6 +840,7 @@ static void *victim_thread(void *arg)
 	cs_enter(l);
 	l->holder_dead = 1;	/* this holder will die with the lock */
 	cs_body(l, &r);
+	shm->victim_tid = my_tid;
 	shm->victim_ready = 1;
 	for (;;)
 		pause();
@@ -896,13 +902,14 @@ static void *killer(void *arg)
 		int d = (int)rn(&r, NDEATH);
 		struct tplock *l = &shm->death[d];
 		uint64_t t0;
-		pid_t pid;
+		pid_t pid, dead;
 		int ready;
 
 		usleep(kill_ms * 1000 / 2 + rn(&r, kill_ms * 1000));
 		if (shm->stop)
 			break;
 		shm->victim_ready = 0;
+		shm->victim_tid = 0;
 		shm->victim_state = 0;
 		pid = fork();
 		if (pid == 0)
@@ -931,12 +938,37 @@ static void *killer(void *arg)
 		} else {
 			stat_add(l->robust ? S_DEATH_HOLD_R : S_DEATH_HOLD_NR, 1);
 		}
-		/* Look after the dead owner's word */
+		/*
+		 * Look after the dead owner's word.  A robust owner's word must be
+		 * released by the kernel within 300 ms.  A non-robust owner's
+		 * must keep the dead owner's TID, FUTEX_WAITERS aside: TP futexes
+		 * never write a new owner into it (-E: PI futexes make the top
+		 * waiter the owner, which is only counted).  The test resets it.
+		 */
+		dead = ready ? shm->victim_tid : 0;
 		t0 = now_ns();
 		for (;;) {
 			uint32_t w = __atomic_load_n(&l->word, __ATOMIC_ACQUIRE);
 			pid_t o = (pid_t)(w & FUTEX_TID_MASK);
 
+			if (dead && !l->robust && !emulate) {
+				if ((w & ~FUTEX_WAITERS) != (uint32_t)dead) {
+					err_note(S_ERR_ROBUST, "non-robust death lock: word 0x%x changed after its owner %d died (the kernel wrote a new owner?)",
+						 w, dead);
+					break;
+				}
+				if (now_ns() - t0 > 300000000ULL) {
+					stat_add(S_NR_RESET, 1);
+					/* waiters may still set FUTEX_WAITERS */
+					while (!__atomic_compare_exchange_n(&l->word, &w, 0, 0, __ATOMIC_RELEASE,
+									    __ATOMIC_RELAXED) &&
+					       (w & FUTEX_TID_MASK) == (uint32_t)dead)
+						;
+					break;
+				}
+				usleep(2000);
+				continue;
+			}
 			if (!o || !tid_dead(o)) {
 				if (ready && !l->robust)
 					stat_add(S_NR_RECOVERED, 1);
@@ -1299,7 +1331,7 @@ int main(int argc, char **argv)
 	tap(!shm->stats[S_ERR_OWN] && !shm->stats[S_ERR_UNLOCK],
 	    "ownership consistency (no error return leaves the caller owning, success implies ownership, owner unlock never fails)");
 	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls, ESRCH for a killed non-robust owner; never EINTR)");
-	tap(!shm->stats[S_ERR_ROBUST], "robust owner death cleaned by the kernel (OWNER_DIED, TID cleared)");
+	tap(!shm->stats[S_ERR_ROBUST], "owner death (robust: the kernel clears the TID, sets OWNER_DIED; non-robust: the dead TID stays, no new owner)");
 	tap(finished_ok, "all workers finished after stop (no hung waiter)");
 	if (fail_pct) {
 		snprintf(desc, sizeof(desc), "fail_futex at %d%%: injected errors returned to the callers (lock %" PRIu64 ", unlock %" PRIu64 ", other %" PRIu64 ")",
