@@ -6,7 +6,8 @@
 #   make check-spelling         codespell on the changelogs, the series' docs and docs/ (every base
 #                               or BASE=)
 #   make check-series [ARCH=a]  checkpatch + codespell + build at every patch, on both arches or ARCH
-#   make check-litmus           herd7 runs the series' Documentation/litmus-tests/futex/ tests
+#   make check-litmus [BASE=]   herd7 runs the series' Documentation/litmus-tests/futex/ tests
+#                               (every base of ci/bases.tsv unless BASE= is given)
 #                               against the kernel memory model
 #                               (tools/memory-model of the series' tree, or TPF_LKMM_DIR=dir) and
 #                               compares each with its header's "Result:"; fixed/broken twins
@@ -44,7 +45,9 @@ check-series:
 	ARCHES="$(ARCHES)" $(TPF_SERIES_ROOT)/ci/series/check.sh
 
 check-litmus:
-	@$(TPF_SERIES_ROOT)/ci/series/litmus.sh
+	@rc=0; for b in $(tpf_check_bases); do \
+		echo "== check-litmus: base $$b"; TPF_BASE=$$b $(TPF_SERIES_ROOT)/ci/series/litmus.sh || rc=1; \
+	done; exit $$rc
 
 check-tuning:
 	@$(TPF_SERIES_ROOT)/ci/series/tuning.sh
