@@ -98,7 +98,7 @@ enum { S_ACQ, S_OPS, S_FAST, S_STEAL, S_TOP, S_HANDOFF, S_TIMEDOUT, S_TIMED, S_R
 	S_DEATH_HOLD_NR, S_DEATH_WAITING, S_NR_RECOVERED, S_NR_RESET, S_PI_OPS, S_WW_OPS,
 	S_SLEEP_CS, S_DIED_SEEN, S_STOPS, S_RT_THREADS, S_UNMAP, S_UNMAP_EFAULT, S_CONF_OPS, S_CONF_ERR, S_CONF_FORCED,
 	S_CONF_ODD, S_INJ_LOCK, S_INJ_UNLOCK, S_INJ_OTHER, S_ERR_MUTEX, S_ERR_OWN, S_ERR_ERRNO, S_ERR_UNLOCK,
-	S_ERR_ROBUST, S_NSTATS };
+	S_ERR_OWNER_DEATH, S_NSTATS };
 static const char *const stat_name[S_NSTATS] = {
 	"acquisitions", "tp_lock_ops", "fast_path", "steal(ret0)", "top_waiter(ret1)", "handoff(ret2)",
 	"timeouts", "timed_calls", "realtime_calls", "unlock_syscalls", "unlock_woke",
@@ -805,7 +805,7 @@ static void worker_process(int proc)
 			err_note(S_ERR_OWN, "proc %d private lock %d still owned at end: word 0x%x",
 				 proc, i, w);
 		if ((w & FUTEX_TID_MASK) && l->robust && l->holder_dead)
-			err_note(S_ERR_ROBUST, "proc %d private robust lock %d: dead owner not cleaned, word 0x%x",
+			err_note(S_ERR_OWNER_DEATH, "proc %d private robust lock %d: dead owner not cleaned, word 0x%x",
 				 proc, i, w);
 	}
 	_exit(0);
@@ -953,7 +953,7 @@ static void *killer(void *arg)
 
 			if (dead && !l->robust && !emulate) {
 				if ((w & ~FUTEX_WAITERS) != (uint32_t)dead) {
-					err_note(S_ERR_ROBUST, "non-robust death lock: word 0x%x changed after its owner %d died (the kernel wrote a new owner?)",
+					err_note(S_ERR_OWNER_DEATH, "non-robust death lock: word 0x%x changed after its owner %d died (the kernel wrote a new owner?)",
 						 w, dead);
 					break;
 				}
@@ -976,7 +976,7 @@ static void *killer(void *arg)
 			}
 			if (now_ns() - t0 > 300000000ULL) {
 				if (l->robust) {
-					err_note(S_ERR_ROBUST, "robust death lock: dead owner %d still in word 0x%x after 300ms",
+					err_note(S_ERR_OWNER_DEATH, "robust death lock: dead owner %d still in word 0x%x after 300ms",
 						 o, w);
 				} else {
 					stat_add(S_NR_RESET, 1);
@@ -1320,7 +1320,7 @@ int main(int argc, char **argv)
 					err_note(S_ERR_OWN, "shared[%d] still owned at end: 0x%x", i, w);
 				}
 				if ((w & FUTEX_TID_MASK) && shm->shared[i].robust && shm->shared[i].holder_dead)
-					err_note(S_ERR_ROBUST, "shared robust lock: dead owner not cleaned, word 0x%x", w);
+					err_note(S_ERR_OWNER_DEATH, "shared robust lock: dead owner not cleaned, word 0x%x", w);
 			}
 		snprintf(desc, sizeof(desc), "mutual exclusion (plain counter == acquisitions on %d shared + %d private locks, PI, wait/wake; no live holder found in CS)",
 			 n, NPRIV * nprocs);
@@ -1331,7 +1331,7 @@ int main(int argc, char **argv)
 	tap(!shm->stats[S_ERR_OWN] && !shm->stats[S_ERR_UNLOCK],
 	    "ownership consistency (no error return leaves the caller owning, success implies ownership, owner unlock never fails)");
 	tap(!shm->stats[S_ERR_ERRNO], "errno set (only ETIMEDOUT on timed calls, ESRCH for a killed non-robust owner; never EINTR)");
-	tap(!shm->stats[S_ERR_ROBUST], "owner death (robust: the kernel clears the TID, sets OWNER_DIED; non-robust: the dead TID stays, no new owner)");
+	tap(!shm->stats[S_ERR_OWNER_DEATH], "owner death (robust: the kernel clears the TID, sets OWNER_DIED; non-robust: the dead TID stays, no new owner)");
 	tap(finished_ok, "all workers finished after stop (no hung waiter)");
 	if (fail_pct) {
 		snprintf(desc, sizeof(desc), "fail_futex at %d%%: injected errors returned to the callers (lock %" PRIu64 ", unlock %" PRIu64 ", other %" PRIu64 ")",
