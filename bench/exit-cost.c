@@ -2,7 +2,7 @@
 /*
  * exit-cost: how many fork() + _exit() + waitpid() rounds per second the
  * kernel does, the cost that futex_exit_release() (and with the TP series
- * futex_tp_release()) adds to every task exit.  Runs in the guest; ci/bench/exit.sh
+ * futex_tp_wake()) adds to every task exit.  Runs in the guest; ci/bench/exit.sh
  * boots the kernel with and without the series alternately and compares.
  *
  * Usage: exit-cost [samples] [ms per sample]    (default 7 x 400 ms)

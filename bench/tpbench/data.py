@@ -20,15 +20,18 @@ CASE_KEYS = ["threads", "load", "wait", "shared"]
 
 # runs.csv: one row per run (the guest's "# result:" line plus the repetition).
 RUN_FIELDS = ("rep type status threads cpus load wait shared runtime ops ops_per_sec "
-              "lock_syscalls unlock_syscalls wakeups lock_errors unlock_errors stolen top handoff "
+              "cpu_us_per_op cpu_util lock_syscalls unlock_syscalls wakeups lock_errors "
+              "unlock_errors stolen top handoff "
               "thr_min thr_avg thr_max thr_rsd wait_max_us wait_p99_us thr_p99_max_us").split()
-# summary.csv: one row per type and case.
+# summary.csv: one row per type and case.  cpu_*: the CPU time of the bench process (user + sys,
+# getrusage()) per op in us and divided by the runtime (CPUs busy); "na" from a perf without them.
 SUMMARY_FIELDS = (
     "type threads load wait shared status n ops_per_sec_median ops_per_sec_min ops_per_sec_max "
     "ops_total lock_syscalls_per_op unlock_syscalls_per_op syscalls_per_op unlock_syscalls_total "
     "thr_min_median thr_avg_median thr_max_median thr_min_avg_ratio stolen_total top_total "
     "handoff_total errors_total wait_max_us_max wait_max_us_median wait_p99_us_median "
-    "thr_p99_max_us_median").split()
+    "thr_p99_max_us_median cpu_us_per_op_median cpu_us_per_op_min cpu_us_per_op_max "
+    "cpu_util_median").split()
 
 
 def fnum(x):
@@ -102,13 +105,18 @@ def ops(case, t):
     return fnum((ok(case, t) or {}).get("ops_per_sec_median"))
 
 
+def cpu(case, t):
+    """Median CPU time per op (us, user + sys) of type T in CASE, or None (not measured)."""
+    return fnum((ok(case, t) or {}).get("cpu_us_per_op_median"))
+
+
 def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-def spread(r):
-    """Half the min..max range of the repetitions relative to the median."""
-    lo, hi, med = (fnum(r.get("ops_per_sec_" + x)) for x in ("min", "max", "median"))
+def spread(r, field="ops_per_sec"):
+    """Half the min..max range of the repetitions of FIELD relative to the median."""
+    lo, hi, med = (fnum(r.get(f"{field}_{x}")) for x in ("min", "max", "median"))
     return None if None in (lo, hi, med) or not med else (hi - lo) / 2 / med
 
 

@@ -5,7 +5,7 @@ met, missed, not measured or TP unsupported, with the texts of the measured valu
 import operator
 from typing import Callable, NamedTuple, Optional
 
-from .data import fnum, ok, ops, plain, ratio, spread, table_order, tp_supported, vcpus
+from .data import cpu, fnum, ok, ops, plain, ratio, spread, table_order, tp_supported, vcpus
 from .text import Missing, Notes, case_name
 
 note = Notes("notes.md.in")
@@ -99,6 +99,20 @@ def previous_points(a):
     return out
 
 
+def cpu_points(a):
+    """[(TP/WW CPU time per op, case, spread)] of the cases with more threads than vCPUs, the
+    spread being the larger half min-max range of the two types' CPU time per op."""
+    out = []
+    for k, c in a["cases"].items():
+        x = ratio(cpu(c, "tp"), cpu(c, "ww"))
+        if k[0] <= vcpus(a) or x is None:
+            continue
+        sp = [spread(ok(c, t), "cpu_us_per_op") for t in ("tp", "ww")]
+        if None not in sp:
+            out.append((x, k, max(sp)))
+    return out
+
+
 def m_fairness(a):
     vals = [(fnum(ok(c, "tp")["thr_min_avg_ratio"]), fnum(ok(c, "ww")["thr_min_avg_ratio"]), k)
             for k, c in a["cases"].items() if ok(c, "tp") and ok(c, "ww")]
@@ -116,6 +130,11 @@ def m_previous(a):
     return (w[0], w[1], {"spread": w[2], "limit": 1 - w[2]}) if w else None
 
 
+def m_cpu(a):
+    w = max(cpu_points(a), key=lambda v: v[0] - (1 + v[2]), default=None)
+    return (w[0], w[1], {"spread": w[2], "limit": 1 + w[2]}) if w else None
+
+
 def m_exit_cost(a):
     e = a["exit"]
     return (e["ratio"], None, {"lo": e["ratio_min"], "hi": e["ratio_max"]}) if e else None
@@ -128,6 +147,14 @@ def where_previous(a, case):
                                     suffix=a.get("key", a["arch"])[len(a["arch"]):])
     return note("where.previous", case=case_name(case), m=Missing(prev["meta"]),
                 rerun="bench-baseline" in prev["meta"].get("kernel_source", ""))
+
+
+def where_cpu(a, case):
+    if case is not None:
+        return case_name(case)
+    if any(k[0] > vcpus(a) for k in a["cases"]):
+        return note("where.no-cpu")
+    return note("where.no-oversubscribed", vcpus=vcpus(a))
 
 
 def where_exit_cost(a, case):
@@ -157,6 +184,9 @@ GOALS = [
     Goal("longest-wait", "TP longest wait of one acquisition, threads <= vCPUs (worst case)",
          f"<= {2 * HANDOFF_MS} ms (2 x handoff bound)", operator.le, WAIT_LIMIT_US,
          "{ms:.1f} ms", m_longest_wait),
+    Goal("cpu-per-op", "TP CPU time per op / WW's, threads > vCPUs (worst case)",
+         "<= 1 + spread", operator.le, None, "{value:.3f} (spread {spread:.2f})", m_cpu,
+         where=where_cpu),
     Goal("previous", "TP/WW against the previous series' run (worst case)", ">= 1 - spread",
          operator.ge, None, "{value:.3f} (spread {spread:.2f})", m_previous,
          where=where_previous),

@@ -14,10 +14,10 @@ import sys
 from datetime import datetime, timezone
 
 from . import goals as G
-from .data import (ARCHES, LABEL, ROOT, TYPES, fnum, load_archs, load_bases, ok, ops, plain,
-                   ratio, spread, table_order, tp_supported, vcpus)
+from .data import (ARCHES, LABEL, ROOT, TYPES, cpu, fnum, load_archs, load_bases, ok, ops,
+                   plain, ratio, spread, table_order, tp_supported, vcpus)
 from .plots import make_plots
-from .text import Missing, Notes, case_name, fmt, fmt_ops, md_table, render
+from .text import Missing, Notes, case_name, fmt, fmt_ops, fmt_us, md_table, render
 
 GENERATOR = "bench/report.py"
 note = Notes("notes.md.in")
@@ -28,6 +28,9 @@ VERDICT = {G.MET: "met", G.MISSED: "**not met**", G.NOT_MEASURED: "n/a (not meas
 # The ratio columns of the throughput table: (type, over type, format).
 RATIOS = [("tp", "ww", ".2f"), ("tp", "adaptive", ".2f"), ("tp", "spin", ".2f"),
           ("pi", "ww", ".3f")]
+# After TP/WW: TP's CPU time per op over WW's ("n/a" for results without CPU time).
+RATIO_HEAD = ([f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS[:1]] + ["TP/WW CPU/op"]
+              + [f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS[1:]])
 
 
 # ---------------------------------------------------------------- tables
@@ -39,22 +42,34 @@ def case_table(a, head, cells):
     return md_table(["case"] + head, [r for r in rows if len(r) > 1])
 
 
+def ratio_cells(c):
+    """The ratio columns of one case, in the order of RATIO_HEAD."""
+    cells = [fmt(ratio(ops(c, x), ops(c, y)), f) for x, y, f in RATIOS]
+    return cells[:1] + [fmt(ratio(cpu(c, "tp"), cpu(c, "ww")), ".2f", "n/a")] + cells[1:]
+
+
 def throughput_table(a):
     def cell(r):
         if not r or r["status"] != "ok":
             return r["status"] if r else "–"
         sp, v = spread(r), fmt_ops(fnum(r["ops_per_sec_median"]))
-        return v if sp is None else f"{v} ±{100 * sp:.0f}%"
+        us = fmt_us(fnum(r.get("cpu_us_per_op_median")))
+        return (v if sp is None else f"{v} ±{100 * sp:.0f}%") + (
+            ", CPU n/a" if us == "n/a" else f", CPU {us} µs")
 
-    head = [LABEL[t] for t in TYPES] + [f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS]
-    return case_table(a, head, lambda c: [cell(c.get(t)) for t in TYPES]
-                      + [fmt(ratio(ops(c, x), ops(c, y)), f) for x, y, f in RATIOS])
+    return case_table(a, [LABEL[t] for t in TYPES] + RATIO_HEAD,
+                      lambda c: [cell(c.get(t)) for t in TYPES] + ratio_cells(c))
 
 
 def ratio_table(a):
-    """The throughput ratios alone (the cover letter quotes no absolute rate from QEMU)."""
-    return case_table(a, [f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS],
-                      lambda c: [fmt(ratio(ops(c, x), ops(c, y)), f) for x, y, f in RATIOS])
+    """The throughput ratios alone (the cover letter quotes no absolute rate from QEMU), and
+    TP's CPU time per op over WW's."""
+    return case_table(a, RATIO_HEAD, ratio_cells)
+
+
+def has_cpu(a):
+    """Whether A's results have the CPU time per op (a perf bench that reports it)."""
+    return any(cpu(c, t) is not None for c in a["cases"].values() for t in TYPES)
 
 
 def syscalls_table(a):
@@ -176,6 +191,16 @@ def findings(a):
         out.append(note("finding.tp-kernel", lock=100 * calls / n, unlock=100 * unl / n,
                         unlock_calls=unl, ops=n, stolen=100 * s / tot, top=100 * tw / tot,
                         handoff=100 * h / tot))
+    pts = G.cpu_points(a)
+    if pts:
+        def busy(t):
+            vals = [fnum(ok(a["cases"][k], t).get("cpu_util_median")) for _, k, _ in pts]
+            vals = [v for v in vals if v is not None]
+            return f"{min(vals):.2f}–{max(vals):.2f}" if vals else None
+
+        xs = [x for x, *_ in pts]
+        out.append(note("finding.cpu", lo=min(xs), hi=max(xs), cases=len(xs), vcpus=nv,
+                        tp=busy("tp"), ww=busy("ww"), util=busy("tp") and busy("ww")))
     return out
 
 
@@ -395,6 +420,7 @@ def page(groups, bases, made, have_gp, results_dir):
     (b0, archs, title0, results) = groups[0]
     return render(
         "benchmarks.md.in", generator=GENERATOR, results=os.path.relpath(results_dir, ROOT),
+        no_cpu=not any(has_cpu(a) for g in groups for a in g[1]),
         now=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         bases=bases_line(groups, bases, results_dir),
         host_nproc=archs[0]["meta"].get("host_nproc", "?"),

@@ -77,8 +77,15 @@ def fmt_ops(v):
     return f"{v / 1e3:.1f}k" if v >= 1e3 else f"{v:.0f}"
 
 
-def fmt(v, spec=".2f"):
-    return "–" if v is None else format(v, spec)
+def fmt_us(v):
+    """Microseconds to 3 significant digits (no exponent), or "n/a"."""
+    if v is None:
+        return "n/a"
+    return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def fmt(v, spec=".2f", none="–"):
+    return none if v is None else format(v, spec)
 
 
 def case_name(k):

@@ -21,7 +21,8 @@ import re
 import statistics
 import sys
 
-from .data import CASE_KEYS, RUN_FIELDS, SUMMARY_FIELDS, TYPES, load_archs, read_summary
+from .data import (CASE_KEYS, RUN_FIELDS, SUMMARY_FIELDS, TYPES, fnum, load_archs, ratio,
+                   read_summary)
 from .text import Missing, case_name, render
 
 PROG = "bench/tool.py"
@@ -131,6 +132,14 @@ def summarize(key, rs):
         row.update(wait_max_us_max=max(waits), wait_max_us_median=median(waits),
                    wait_p99_us_median=median([num(r.get("wait_p99_us")) for r in ok]),
                    thr_p99_max_us_median=median([num(r.get("thr_p99_max_us")) for r in ok]))
+    # CPU time per op and CPUs busy (likewise "na" from a perf without them)
+    cpu = [num(r.get("cpu_us_per_op")) for r in ok]
+    if None not in cpu:
+        row.update(cpu_us_per_op_median=median(cpu), cpu_us_per_op_min=min(cpu),
+                   cpu_us_per_op_max=max(cpu))
+    util = [num(r.get("cpu_util")) for r in ok]
+    if None not in util:
+        row["cpu_util_median"] = median(util)
     return row
 
 
@@ -189,7 +198,7 @@ def cmd_table(a):
     for r in read_summary(a.dir):
         cases.setdefault(tuple(r[k] for k in CASE_KEYS), {})[r["type"]] = r
     print(f"{'threads':>7} {'load':>4} {'wait':>4} {'shr':>3} " +
-          " ".join(f"{t:>9}" for t in TYPES) + "   tp/ww  tp/spin")
+          " ".join(f"{t:>9}" for t in TYPES) + "   tp/ww  tp/spin  cpu tp/ww")
     for key, by in cases.items():
         cells = []
         for t in TYPES:
@@ -201,15 +210,16 @@ def cmd_table(a):
             else:
                 cells.append(f"{float(r['ops_per_sec_median']):9.0f}")
 
-        def ratio(x, y):
+        def rel(x, y, field="ops_per_sec_median", na="-"):
             try:
-                v = float(by[x]["ops_per_sec_median"]) / float(by[y]["ops_per_sec_median"])
+                v = float(by[x][field]) / float(by[y][field])
                 return f"{v:7.2f}"
             except (KeyError, ValueError, ZeroDivisionError):
-                return f"{'-':>7}"
+                return f"{na:>7}"
         print(f"{key[0]:>7} {key[1]:>4} {key[2]:>4} {key[3]:>3} " + " ".join(cells) +
-              f" {ratio('tp', 'ww')}  {ratio('tp', 'spin')}")
-    print("(median ops/sec over the repetitions)")
+              f" {rel('tp', 'ww')}  {rel('tp', 'spin')}"
+              f"    {rel('tp', 'ww', 'cpu_us_per_op_median', 'n/a')}")
+    print("(median ops/sec over the repetitions; cpu tp/ww: TP's CPU time per op over WW's)")
     return 0
 
 
@@ -249,8 +259,8 @@ def tuning_main():
         variants = load_archs(adir, sorted(
             (v for v in os.listdir(adir) if os.path.isfile(os.path.join(adir, v, "summary.csv"))),
             key=lambda v: (v != "base", v)))
-        print(f"### {arch}\n\n| case | variant | TP/WW | TP/adaptive | TP min/avg | WW min/avg "
-              "| TP stolen/top/handoff |\n|---|---|---:|---:|---:|---:|---|")
+        print(f"### {arch}\n\n| case | variant | TP/WW | TP/WW CPU/op | TP/adaptive | TP min/avg "
+              "| WW min/avg | TP stolen/top/handoff |\n|---|---|---:|---:|---:|---:|---:|---|")
         for k in sorted({k for v in variants for k in v["cases"]}):
             for v in variants:
                 t = v["cases"].get(k, {})
@@ -258,7 +268,9 @@ def tuning_main():
                     continue
                 tp, ww, ad = (float(t[x]["ops_per_sec_median"]) for x in ("tp", "ww", "adaptive"))
                 kinds = "/".join(t["tp"][x] for x in ("stolen_total", "top_total", "handoff_total"))
-                print(f"| {case_name(k)} | {v['arch']} | {tp / ww:.2f} | {tp / ad:.2f} | "
+                cpu = ratio(*(fnum(t[x].get("cpu_us_per_op_median")) for x in ("tp", "ww")))
+                cpu = "n/a" if cpu is None else f"{cpu:.2f}"
+                print(f"| {case_name(k)} | {v['arch']} | {tp / ww:.2f} | {cpu} | {tp / ad:.2f} | "
                       f"{float(t['tp']['thr_min_avg_ratio']):.2f} | "
                       f"{float(t['ww']['thr_min_avg_ratio']):.2f} | {kinds} |")
         print("\n| variant | kernel (series key) | started | host load average start → end |\n"
