@@ -67,8 +67,9 @@ for i in "${!commits[@]}"; do
     log=$out/build/$(printf '%04d' $((i + 1)))-$a.log
     start=$SECONDS
     # The same config as make test (ci/kernel/config.sh, with its check that every
-    # requested option survived), at every patch.
-    if { "$top/ci/kernel/config.sh" "$a" "$tree" "$obj" &&
+    # requested option survived, but for the series' own options before the patch that
+    # adds them), at every patch.
+    if { TPF_CONFIG_PREFIX=1 "$top/ci/kernel/config.sh" "$a" "$tree" "$obj" &&
          flock "${TPF_BUILD_LOCK:-/tmp/tpf-build.lock}" make -C "$tree" O="$obj" ARCH="$KARCH" \
            CROSS_COMPILE="$CROSS" CC="ccache $GCC" -j"$jobs" "$(basename "$IMAGE")"; } >"$log" 2>&1; then
       res[$i,$a]=ok
