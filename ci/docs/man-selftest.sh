@@ -192,7 +192,7 @@ sed -i "s/^names no thread in the caller's PID namespace,\$/is not a good one,/"
 expect fail "FUTEX_LOCK.2const with an ESRCH entry that lost its condition" "FUTEX_LOCK.2const: ERRORS has ESRCH when"
 
 fresh
-sed -i '/^it was built without SMP support,$/a the architecture lacks the atomic futex compare-and-swap,' "$c/FUTEX_LOCK.2const"
+sed -i '/^(which needs SMP support),$/a the architecture lacks the atomic futex compare-and-swap,' "$c/FUTEX_LOCK.2const"
 expect fail "FUTEX_LOCK.2const with the impossible cmpxchg ENOSYS cause back" "FUTEX_LOCK.2const: ERRORS has ENOSYS when /does not support TP futexes"
 
 fresh
