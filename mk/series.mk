@@ -5,7 +5,10 @@
 #                               checkpatch.pl; BASE= one base
 #   make check-spelling         codespell on the changelogs, the series' docs and docs/ (every base
 #                               or BASE=)
-#   make check-series [ARCH=a]  checkpatch + codespell + build at every patch, on both arches or ARCH
+#   make check-series [ARCH=a]  checkpatch + codespell + reflow leftovers + build at every patch,
+#                               the head with PREEMPT_RT, and W=1 + sparse (sid's, make deps)
+#                               on the files the series touches, base against head; on both
+#                               arches or ARCH (ci/series/check.sh)
 #   make check-litmus [BASE=]   herd7 runs the series' Documentation/litmus-tests/futex/ tests
 #                               (every base of ci/bases.tsv unless BASE= is given)
 #                               against the kernel memory model

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install every Debian package the project needs, plus the arm64 busybox, the arm64
-# sysbench and stress-ng (ci/deps/programs.sh), herd7 (ci/deps/herd.sh: Debian sid's,
-# unpacked under build/deps/sid) and the kernel source of every base that comes from sid
-# (ci/bases.tsv, ci/deps/sid.sh).
+# sysbench and stress-ng (ci/deps/programs.sh), herd7 and sparse (ci/deps/herd.sh,
+# ci/deps/sparse.sh: Debian sid's, unpacked under build/deps/sid) and the kernel source
+# of every base that comes from sid (ci/bases.tsv, ci/deps/sid.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -79,6 +79,8 @@ install_all() {
 
 	# herd7 for make check-litmus: Debian sid's, unpacked under build/deps/sid, not installed.
 	"$TPF_ROOT/ci/deps/herd.sh"
+	# sparse for make check-series (C=2): Debian sid's, unpacked, not installed.
+	"$TPF_ROOT/ci/deps/sparse.sh"
 	# man-pages 6.20 from sid: the tree the upstream man-pages series applies to
 	# (ci/docs/man-upstream.sh, make man).
 	"$TPF_ROOT/ci/deps/sid.sh" manpages manpages manpages-dev >/dev/null

@@ -3,7 +3,8 @@
 # The series job's summary: a patch x (checkpatch, arch...) table from what make check-series
 # leaves in build/series[-BASE]/check/ (checkpatch/summary.tsv from ci/series/checkpatch.sh,
 # build/results.tsv from ci/series/check.sh), the codespell verdict and, when git am failed, the
-# failing patch from build/series[-BASE]/am.log.  TPF_BASE (make's BASE=) picks the base; "-BASE"
+# failing patch from build/series[-BASE]/am.log, and the W=1/sparse lines of
+# check/warnings/summary.txt (ci/series/warnings.sh).  TPF_BASE (make's BASE=) picks the base; "-BASE"
 # for every base but ci/bases.tsv's first.  Appended to $GITHUB_STEP_SUMMARY when that is set;
 # printed otherwise.
 # Env ARTIFACT=name adds a pointer to that artifact on the run page.  Exit 1 only when there is
@@ -66,6 +67,11 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
     fi
   fi
   [[ -f $b_tsv ]] || echo "- no per-patch builds: the run stopped before them"
+  if [[ -s $sdir/check/warnings/summary.txt ]]; then
+    while IFS= read -r l; do
+      printf -- '- %s\n' "$(sed -E 's/^ +//' <<<"$l")"
+    done <"$sdir/check/warnings/summary.txt"
+  fi
   if [[ -n ${ARTIFACT:-} && -n ${GITHUB_RUN_ID:-} ]]; then
     printf -- '- logs: artifact `%s` on the [run page](%s/%s/actions/runs/%s#artifacts)\n' \
       "$ARTIFACT" "${GITHUB_SERVER_URL:-https://github.com}" "${GITHUB_REPOSITORY:-}" "$GITHUB_RUN_ID"
