@@ -16,6 +16,10 @@
 #                               compares each with its header's "Result:"; fixed/broken twins
 #                               (ci/series/litmus.sh; herd7 from make deps, ci/deps/herd.sh)
 #   make check-tuning           every bench/tuning/*.patch applies on top of the series
+#   make sizes [BASE=] [ARCH=]  sizeof(struct futex_hash_bucket) and sizeof(struct task_struct)
+#                               at the base and the series head, per arch, for the test, rt,
+#                               Debian and Debian-rt configs (ci/series/sizes.sh; the table
+#                               of docs/series-design.md "Sizes")
 #   make submission V=N [SIGNOFF="Name <email>"]
 #       writes outgoing/vN/ (atomically): git format-patch -vN --cover-letter --base of the
 #       kernel series with Signed-off-by, per-patch To/Cc from scripts/get_maintainer.pl,
@@ -29,7 +33,7 @@ tpf_series_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_SERIES_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: checkpatch check-spelling check-series check-litmus check-tuning submission
+.PHONY: checkpatch check-spelling check-series check-litmus check-tuning sizes submission
 
 # Every base unless BASE= is given: a static check of one base's series lets the other rot.
 tpf_check_bases = $(if $(BASE),$(BASE),$(ALL_BASES))
@@ -54,6 +58,11 @@ check-litmus:
 
 check-tuning:
 	@$(TPF_SERIES_ROOT)/ci/series/tuning.sh
+
+sizes:
+	@rc=0; for b in $(tpf_check_bases); do \
+		echo "== sizes: base $$b"; TPF_BASE=$$b ARCHES="$(ARCHES)" $(TPF_SERIES_ROOT)/ci/series/sizes.sh || rc=1; \
+	done; exit $$rc
 
 submission:
 	$(TPF_SERIES_ROOT)/ci/series/submission.sh '$(subst ','\'',$(V))' '$(subst ','\'',$(SIGNOFF))'

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # make submission V=N [SIGNOFF="Name <email>"]: write outgoing/vN/ with the mails of version N of
 # the series, ready for git send-email (this script never sends anything):
-#   kernel/    git format-patch -vN --cover-letter of the submission base's series (ci/bases.tsv,
-#              the row with submit=yes: kernel/patches-7.2 applied with git am onto Debian's
-#              linux-source-7.2 in build/series-7.2/linux; BASE= picks another), author and
-#              Signed-off-by the submitter, To/Cc headers per patch from that tree's
-#              scripts/get_maintainer.pl (+ linux-api for UAPI changes, + Waiman Long, whose
-#              design it is), cover letter from submission/cover-letter.txt
+#   standalone/  the first patches of the series that submission/standalone.txt names (checkpatch,
+#              two selftest fixes): one mail each, not in the TP thread, To/Cc from
+#              get_maintainer.pl
+#   kernel/    git format-patch -vN --cover-letter of the rest of the submission base's
+#              series (ci/bases.tsv, the row with submit=yes: kernel/patches-7.2 applied with
+#              git am onto Debian's linux-source-7.2 in build/series-7.2/linux; BASE= picks
+#              another), author and Signed-off-by the submitter, To/Cc headers per patch from
+#              that tree's scripts/get_maintainer.pl (+ linux-api for UAPI changes, + Waiman
+#              Long, whose design it is), cover letter from submission/cover-letter.txt
 #   man-pages/ the RFC series for upstream man-pages (man-pages/patches-6.20/*.patch, checked
 #              first by ci/docs/man-upstream.sh check), author and Signed-off-by the submitter,
 #              To the man-pages maintainer and list
@@ -91,15 +94,37 @@ GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email PA=$project_author SO=
 rm -f "$tmp/rebase.log"
 git -C "$tree" checkout -q -f tpf-series
 
+# --- the standalone patches: the first commits, named by submission/standalone.txt ---------------
+[[ -f submission/standalone.txt ]] || die "missing submission/standalone.txt: restore it from git"
+mapfile -t standalone < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' submission/standalone.txt)
+mapfile -t commits < <(git -C "$tree" rev-list --reverse tpf-base..tpf-submit)
+nstand=0
+while (( nstand < ${#commits[@]} )) &&
+  printf '%s\n' "${standalone[@]}" | grep -qxF -- "$(git -C "$tree" log -1 --format=%s "${commits[$nstand]}")"; do
+  nstand=$((nstand + 1))
+done
+(( nstand == ${#standalone[@]} )) ||
+  die "submission/standalone.txt names ${#standalone[@]} patches but only the first $nstand commits of the series match them: list subjects exactly, and keep those patches first in the series"
+tp_from=tpf-base
+(( nstand == 0 )) || tp_from=${commits[$((nstand - 1))]}
+
 # --- git format-patch with Signed-off-by -------------------------------------------------
-GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
-  git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
-  format-patch -q -v"$ver" --cover-letter --signoff --thread=shallow \
-  -o "$top/$tmp/kernel" tpf-base..tpf-submit ||
-  die "git format-patch failed in $tree"
+fp() {
+  GIT_COMMITTER_NAME=$so_name GIT_COMMITTER_EMAIL=$so_email GIT_AUTHOR_NAME=$so_name GIT_AUTHOR_EMAIL=$so_email \
+    git -C "$tree" -c format.signOff=false -c format.coverFromDescription=none \
+    format-patch -q --signoff "$@" || die "git format-patch failed in $tree"
+}
+mkdir -p "$tmp/standalone"
+for ((i = 0; i < nstand; i++)); do
+  # Each its own mail: numbered by its place in the series only in the file name.
+  fp --no-numbered --start-number $((i + 1)) -o "$top/$tmp/standalone" -1 "${commits[$i]}"
+done
+fp -v"$ver" --cover-letter --thread=shallow -o "$top/$tmp/kernel" "$tp_from..tpf-submit"
+mapfile -t spatches < <(find "$tmp/standalone" -name '*.patch' | sort)
 mapfile -t kpatches < <(find "$tmp/kernel" -name '*.patch' ! -name '*0000-cover-letter.patch' | sort)
 cover=$(find "$tmp/kernel" -name '*0000-cover-letter.patch')
-[[ -n $cover && ${#kpatches[@]} == "$count" ]] || die "git format-patch wrote ${#kpatches[@]} patches for $count commits: check $tree"
+[[ -n $cover && ${#kpatches[@]} == $((count - nstand)) && ${#spatches[@]} == "$nstand" ]] ||
+  die "git format-patch wrote ${#spatches[@]} + ${#kpatches[@]} patches for $count commits: check $tree"
 
 # Upstream needs the author's own Signed-off-by; the kit only adds the submitter's.
 unsigned=$(git -C "$tree" log --reverse --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x1f)' tpf-base..tpf-submit |
@@ -134,6 +159,13 @@ uniq_lines() { awk 'NF && !seen[tolower($0)]++'; }
 
 all_to="" all_cc=""
 uapi=0
+for p in "${spatches[@]}"; do
+  to=$(gm "$p" --m --no-r --no-l | uniq_lines)
+  cc=$(gm "$p" --no-m --r --l | uniq_lines)
+  [[ -n $to ]] || die "get_maintainer.pl found no maintainer for $(basename "$p"): check the files it touches"
+  cc=$(grep -vixF -f <(printf '%s\n' "$to") <<<"$cc" || true)
+  add_headers "$p" "$to" "$cc"
+done
 for p in "${kpatches[@]}"; do
   to=$(gm "$p" --m --no-r --no-l | uniq_lines)
   cc=$(gm "$p" --no-m --r --l | uniq_lines)
@@ -238,11 +270,18 @@ fi
   echo "# with --dry-run first (needs Debian's git-email and your sendemail.* SMTP settings)."
   [[ -z $authornote ]] || echo "# $authornote"
   echo
-  echo "# 1. The kernel series (cover letter first; format-patch already threaded it)."
+  n=1
+  for p in "${spatches[@]}"; do
+    echo "# $n. On its own, to its own maintainers (submission/standalone.txt): $(sed -n 's/^Subject: //p' "$p" | head -n1)"
+    echo "git send-email --from=$(shq "$so_name <$so_email>") --no-thread --confirm=always --suppress-cc=self $out/standalone/$(basename "$p")"
+    echo
+    n=$((n + 1))
+  done
+  echo "# $n. The kernel series (cover letter first; format-patch already threaded it)."
   echo "git send-email --from=$(shq "$so_name <$so_email>") --no-thread --confirm=always --suppress-cc=self $out/kernel/*.patch"
   if (( ${#mpatches[@]} )); then
     echo
-    echo "# 2. The man-pages series, in reply to the kernel cover letter."
+    echo "# $((n + 1)). The man-pages series, in reply to the kernel cover letter."
     echo "git send-email --from=$(shq "$so_name <$so_email>") --thread --no-chain-reply-to --in-reply-to='$cover_id' --confirm=always --suppress-cc=self $out/man-pages/*.patch"
   fi
 } >"$tmp/SEND.txt"
@@ -250,21 +289,35 @@ fi
 # Paths inside the files refer to the final directory.
 # --- checkpatch on the mails as they will be sent -----------------------------------------------
 # FILE_PATH_CHANGES (new files) is judged by make checkpatch, which checks MAINTAINERS coverage.
+# The TP mails go out without the standalone patches, so they are checked by the base's own
+# checkpatch.pl (with its data files), which does not know the Originally-by: tag yet: that
+# one warning, "Non-standard signature: Originally-by:", is expected (maintainer-tip.rst
+# documents the tag; the standalone checkpatch patch teaches it); anything else fails.
+cpbase=$tmp/checkpatch-base
+mkdir -p "$cpbase"
+for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
+  git -C "$tree" show "tpf-base:scripts/$f" >"$cpbase/$f" 2>/dev/null || rm -f "$cpbase/$f"
+done
+[[ -s $cpbase/checkpatch.pl ]] || die "no scripts/checkpatch.pl at tpf-base in $tree"
+expected='^WARNING:BAD_SIGN_OFF: Non-standard signature: Originally-by:$'
 cpbad=0
-for p in "${kpatches[@]}"; do
-  cplog=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types --color=never \
+for p in "${spatches[@]}" "${kpatches[@]}"; do
+  cp_script=scripts/checkpatch.pl
+  [[ $p == */standalone/* ]] || cp_script=$top/$cpbase/checkpatch.pl
+  cplog=$(cd "$tree" && PATH=/usr/bin:$PATH perl "$cp_script" --strict --show-types --color=never \
     --ignore FILE_PATH_CHANGES "$top/$p" 2>&1) || true
-  if grep -qE '^(ERROR|WARNING|CHECK):' <<<"$cplog"; then
+  if grep -E '^(ERROR|WARNING|CHECK):' <<<"$cplog" | grep -qvE "$expected"; then
     echo "submission: checkpatch on $(basename "$p"):" >&2
-    grep -E '^(ERROR|WARNING|CHECK):' <<<"$cplog" | sed 's/^/    /' >&2
+    grep -E '^(ERROR|WARNING|CHECK):' <<<"$cplog" | grep -vE "$expected" | sed 's/^/    /' >&2
     cpbad=$((cpbad + 1))
   fi
 done
+rm -rf "$cpbase"
 (( cpbad == 0 )) || die "checkpatch --strict is not clean on $cpbad of the mails: fix the series (make series-edit), or the author/sign-off"
-echo "submission: checkpatch --strict: all ${#kpatches[@]} mails clean"
+echo "submission: checkpatch --strict: all ${#spatches[@]} standalone and ${#kpatches[@]} series mails clean (the series by the base's checkpatch.pl, but for the Originally-by: tag it does not know)"
 
 mv -T "$tmp" "$out" 2>/dev/null || die "could not rename $tmp to $out (did another run create it?)"
 trap - EXIT
-echo "submission: wrote $out/: ${#kpatches[@]} kernel patches + cover letter (v$ver, signed off by $so_name <$so_email>)"
+echo "submission: wrote $out/: ${#spatches[@]} standalone patches, ${#kpatches[@]} kernel patches + cover letter (v$ver, signed off by $so_name <$so_email>)"
 echo
 cat "$out/SEND.txt"
