@@ -272,7 +272,7 @@ fi
   echo
   n=1
   for p in "${spatches[@]}"; do
-    echo "# $n. On its own, to its own maintainers (submission/standalone.txt): $(sed -n 's/^Subject: //p' "$p" | head -n1)"
+    echo "# $n. On its own, to its own maintainers (submission/standalone.txt): $(awk '/^Subject: /{s=substr($0, 10); f=1; next} f && /^[ \t]/{s=s $0; next} f{print s; exit}' "$p")"
     echo "git send-email --from=$(shq "$so_name <$so_email>") --no-thread --confirm=always --suppress-cc=self $out/standalone/$(basename "$p")"
     echo
     n=$((n + 1))
