@@ -101,9 +101,9 @@ make_config() {
 	distro | distro-rt)
 		local flavour=none
 		[ "$cfg" = distro ] || flavour=rt
-		xz=$(distro_config "$arch" "$flavour") || exit 1
+		xz=$(distro_config "$arch" "$flavour") || return 1
 		mkdir -p "$obj"
-		xz -dc "$xz" >"$obj/.config"
+		xz -dc "$xz" >"$obj/.config" || return 1
 		# Keys and signing are Debian's build infrastructure, not layout.
 		{
 			echo 'CONFIG_SYSTEM_TRUSTED_KEYS=""'
@@ -111,7 +111,7 @@ make_config() {
 			echo '# CONFIG_MODULE_SIG_ALL is not set'
 			[ "$rev" = base ] || echo 'CONFIG_FUTEX_TP=y'
 		} >>"$obj/.config"
-		make -s -C "$tree" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" olddefconfig >/dev/null
+		make -s -C "$tree" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" olddefconfig >/dev/null || return 1
 		if [ "$rev" = head ]; then
 			grep -qx 'CONFIG_FUTEX_TP=y' "$obj/.config" ||
 				die "CONFIG_FUTEX_TP=y did not survive olddefconfig on $arch $cfg: see $obj/.config"
@@ -180,9 +180,10 @@ for a in $arches; do
 done
 g checkout -q -f tpf-series
 
+# "64 (=)" or "2496 -> 2560 (+64)"
+d() { if [ "$1" = "$2" ]; then echo "$1 (=)"; else printf '%s -> %s (%+d)' "$1" "$2" $(($2 - $1)); fi; }
 echo "| arch | config | futex_hash_bucket | task_struct |"
 echo "|---|---|---|---|"
 while IFS=$'\t' read -r a cfg bb bh tb th; do
-	d() { if [ "$1" = "$2" ]; then echo "$1 (=)"; else printf '%s -> %s (%+d)' "$1" "$2" $(($2 - $1)); fi; }
 	echo "| $a | $cfg | $(d "$bb" "$bh") | $(d "$tb" "$th") |"
 done <"$tsv"
