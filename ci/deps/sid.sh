@@ -86,7 +86,7 @@ for p in "${pkgs[@]}"; do
 			while read -r q; do
 				printf '%s %s, ' "$q" "$("${aptc[@]}" show --no-all-versions "$q" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)"
 			done) || true
-		die "Debian sid no longer has $p for $arch${now:+ (it has ${now%, })}: rebase onto what it has, see docs/port-7.2.md"
+		die "Debian sid no longer has $p for $arch${now:+ (it has ${now%, })}: rebase onto what it has, see docs/series-design.md (the 7.2 series)"
 	fi
 	want="$want$p=$v "
 done
