@@ -15,6 +15,11 @@
 #                               (tools/memory-model of the series' tree, or TPF_LKMM_DIR=dir) and
 #                               compares each with its header's "Result:"; fixed/broken twins
 #                               (ci/series/litmus.sh; herd7 from make deps, ci/deps/herd.sh)
+#   make check-port [UPDATE=1]  the series of every base against the submission series, patch by
+#                               patch (subjects pair them): every difference in a changelog or a
+#                               file's changed lines must be in kernel/port.tsv with its exact
+#                               size and its reason, so a fix that reached one series only
+#                               fails (ci/series/port.py; UPDATE=1 rewrites the sizes)
 #   make check-tuning           every bench/tuning/*.patch applies on top of the series
 #   make sizes [BASE=] [ARCH=]  sizeof(struct futex_hash_bucket) and sizeof(struct task_struct)
 #                               at the base and the series head, per arch, for the test, rt,
@@ -33,7 +38,7 @@ tpf_series_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_SERIES_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: checkpatch check-spelling check-series check-litmus check-tuning sizes submission
+.PHONY: checkpatch check-spelling check-series check-litmus check-port check-tuning sizes submission
 
 # Every base unless BASE= is given: a static check of one base's series lets the other rot.
 tpf_check_bases = $(if $(BASE),$(BASE),$(ALL_BASES))
@@ -55,6 +60,9 @@ check-litmus:
 	@rc=0; for b in $(tpf_check_bases); do \
 		echo "== check-litmus: base $$b"; TPF_BASE=$$b $(TPF_SERIES_ROOT)/ci/series/litmus.sh || rc=1; \
 	done; exit $$rc
+
+check-port:
+	@python3 $(TPF_SERIES_ROOT)/ci/series/port.py $(if $(filter 1,$(UPDATE)),--update)
 
 check-tuning:
 	@$(TPF_SERIES_ROOT)/ci/series/tuning.sh
