@@ -39,10 +39,14 @@ man-lint: man-build
 man-examples: man-build
 	$(TPF_DOCS_ROOT)/ci/docs/man-examples.sh $(MAN_OUT)
 
-# 7.2's pages are the tree that man-upstream rebuilds and checks, so it runs first.
+# Every base of ci/bases.tsv, each against its pages (tests/contract/man-bases.tsv: a base
+# without a row there fails); the pages of the first base are the ones man-build writes to
+# MAN_OUT.  7.2's pages are the tree that man-upstream rebuilds and checks, so it runs first.
 man-check: man-build man-upstream
-	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh --base 6.12 $(MAN_OUT)
-	$(TPF_DOCS_ROOT)/tests/contract/man-check.sh --base 7.2
+	@rc=0; for b in $(ALL_BASES); do \
+		$(TPF_DOCS_ROOT)/tests/contract/man-check.sh --base $$b \
+			$$([ "$$b" = "$(firstword $(ALL_BASES))" ] && echo '$(MAN_OUT)') || rc=1; \
+	done; exit $$rc
 
 man-selftest: man-build man-upstream
 	$(TPF_DOCS_ROOT)/ci/docs/man-selftest.sh $(MAN_OUT)
