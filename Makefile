@@ -47,9 +47,9 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo
 	@echo "targets: deps kernel initramfs test run report all series-edit series-export clean"
-	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows check-litmus check-tuning static-checks"
+	@echo "         man docs docs-kernel bench perf stress soak submission check-series check-workflows check-litmus check-port check-tuning static-checks"
 	@echo "         lib-fallback (lib/ on the kernel without the series; mk/lib.mk)"
-	@echo "         ci-replay JOB=<job>|cheap|all (replay a GitHub Actions job locally; see docs/ci-local.md)"
+	@echo "         ci-job JOB=<job>|cheap (run a GitHub Actions job's script in a fresh clone; see docs/ci-local.md)"
 	@echo "vars:    ARCH=x86_64|arm64 BASE=$(subst $(eval) ,|,$(ALL_BASES)) KCONFIG=<kernel/config/NAME.config> CPUS=$(CPUS) MEM=$(MEM) ACCEL=auto|tcg|kvm"
 
 deps:

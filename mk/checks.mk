@@ -6,7 +6,7 @@
 #   make check-vm [ARCH=a]      ci/vm/boot's verdicts on real boots: tests/hooks/exit3.sh gives 3,
 #                               panic.sh and warn.sh 255 (ci/vm/check-vm.sh)
 #   make static-checks          check-shell check-splat check-litmus check-workflows
-#                               ci-replay-selftest check-spelling checkpatch check-port check-tuning
+#                               check-spelling checkpatch check-port check-tuning
 #
 # Packages: ci/deps/packages.txt (installed by make deps).  Runs from the repository root.
 
@@ -28,6 +28,6 @@ check-splat:
 check-vm:
 	@rc=0; for a in $(ARCHES); do $(TPF_CHECKS_ROOT)/ci/vm/check-vm.sh $$a || rc=1; done; exit $$rc
 
-static-checks: check-shell check-splat check-litmus check-workflows ci-replay-selftest check-spelling checkpatch check-port check-tuning
+static-checks: check-shell check-splat check-litmus check-workflows check-spelling checkpatch check-port check-tuning
 
 .DEFAULT_GOAL := $(tpf_checks_saved_goal)

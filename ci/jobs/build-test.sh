@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The build-test job for one leg: ci/jobs/build-test.sh ARCH BASE.  The kernel, the test
+# suite, ci/vm/boot's verdicts (check-vm), perf, the quick bench, and on the first base the
+# TP library's fallback on the kernel without the series; then, whatever happened, the
+# results table, the failures as annotations and the ccache statistics.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h | --help) sed -n '2,5p' "$0" | sed 's/^# //'; exit 0 ;; esac
+[ $# = 2 ] || die "usage: ci/jobs/build-test.sh ARCH BASE (ARCH: ${TPF_ARCHES// / or }; BASE: ${TPF_BASES// / or })"
+check_arch "$1"
+base_env "$2"
+cd "$TPF_ROOT"
+leg=(ARCH="$1" BASE="$2")
+
+step "ccache statistics before the build" make ci-ccache-begin
+step "make kernel" make kernel "${leg[@]}"
+step "make test" make test "${leg[@]}"
+step "make check-vm" make check-vm "${leg[@]}"
+step "make perf" make perf "${leg[@]}"
+step "make bench (quick)" make bench "${leg[@]}" BENCH=quick
+# The first base only: it builds a second kernel (the base without the series), and what it
+# checks, the shim's fallback to glibc when FUTEX_LOCK gives ENOSYS, is the same on every base.
+if [ "$2" = "${TPF_BASES%% *}" ]; then
+	step "make lib-fallback" make lib-fallback "${leg[@]}"
+fi
+always "results table" make ci-summary "${leg[@]}" ARTIFACT="results-$1-$2"
+always "failures as annotations" make ci-annotate "${leg[@]}"
+always "ccache statistics" make ci-ccache-stats
+finish

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The debug-stress job for one leg: ci/jobs/debug-stress.sh ARCH BASE.  The test suite on
+# the debug kernel (lockdep, KASAN, ...), then four minutes of tp-stress on it; then,
+# whatever happened, the results table, the stress verdict, the failures as annotations and
+# the ccache statistics.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h | --help) sed -n '2,5p' "$0" | sed 's/^# //'; exit 0 ;; esac
+[ $# = 2 ] || die "usage: ci/jobs/debug-stress.sh ARCH BASE (ARCH: ${TPF_ARCHES// / or }; BASE: ${TPF_BASES// / or })"
+check_arch "$1"
+base_env "$2"
+cd "$TPF_ROOT"
+leg=(ARCH="$1" BASE="$2" KCONFIG=debug)
+
+step "ccache statistics before the build" make ci-ccache-begin
+step "make test KCONFIG=debug" make test "${leg[@]}"
+step "make stress KCONFIG=debug DURATION=240" make stress "${leg[@]}" DURATION=240
+always "results table" make ci-summary "${leg[@]}" ARTIFACT="debug-$1-$2"
+always "stress verdict" make ci-summary-stress "${leg[@]}"
+always "failures as annotations" make ci-annotate "${leg[@]}"
+always "ccache statistics" make ci-ccache-stats
+finish
