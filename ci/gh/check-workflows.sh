@@ -107,9 +107,9 @@ policy() { "$top/ci/gh/workflow-policy.py" "$@"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # Self-test 1+2: a copy of the first workflow with a misspelled job key (container -> containr)
-# and, for actionlint, an undefined matrix property (matrix.arch -> matrix.no_such_key).
+# and, for actionlint, a reference to an undefined job (needs.matrix. -> needs.no_such_key.).
 broken=$tmp/broken.yml
-sed -E '0,/^([[:space:]]+)container:/s//\1containr:/; 0,/matrix\.arch/s//matrix.no_such_key/' "${own[0]}" >"$broken"
+sed -E '0,/^([[:space:]]+)container:/s//\1containr:/; 0,/needs\.matrix\./s//needs.no_such_key./' "${own[0]}" >"$broken"
 if ! grep -q containr "$broken" || ! grep -q no_such_key "$broken"; then
   die "self-test needs ${own[0]} to have a job 'container:' key and a matrix.arch reference"
 fi
