@@ -19,7 +19,7 @@ TPF_CHECKS_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 check-shell:
 	@command -v shellcheck >/dev/null || { echo "check-shell: missing tool 'shellcheck': run 'make deps'" >&2; exit 1; }
 	cd $(TPF_CHECKS_ROOT) && shellcheck -x -P SCRIPTDIR ci/*.sh ci/*/*.sh ci/vm/boot ci/guest/init tests/contract/*.sh bench/real/*.sh \
-		lib/tests/*.sh tests/hooks/*.sh $(wildcard $(TPF_CHECKS_ROOT)/.ci/run)
+		lib/tests/*.sh tests/hooks/*.sh tests/evidence/*.sh $(wildcard $(TPF_CHECKS_ROOT)/.ci/run)
 	@echo "check-shell: clean"
 
 check-splat:
