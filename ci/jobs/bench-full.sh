@@ -4,12 +4,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h | --help) sed -n '2,3p' "$0" | sed 's/^# //'; exit 0 ;; esac
-[ $# = 2 ] || die "usage: ci/jobs/bench-full.sh ARCH BASE (ARCH: ${TPF_ARCHES// / or }; BASE: ${TPF_BASES// / or })"
-check_arch "$1"
-base_env "$2"
+job_help 3 "${1:-}"
+job_leg "$@"
 cd "$TPF_ROOT"
-leg=(ARCH="$1" BASE="$2")
 
 step "make perf" make perf "${leg[@]}"
 step "make bench BENCH=full" make bench "${leg[@]}" BENCH=full

@@ -6,12 +6,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h | --help) sed -n '2,5p' "$0" | sed 's/^# //'; exit 0 ;; esac
-[ $# = 2 ] || die "usage: ci/jobs/build-test.sh ARCH BASE (ARCH: ${TPF_ARCHES// / or }; BASE: ${TPF_BASES// / or })"
-check_arch "$1"
-base_env "$2"
+job_help 5 "${1:-}"
+job_leg "$@"
 cd "$TPF_ROOT"
-leg=(ARCH="$1" BASE="$2")
 
 step "ccache statistics before the build" make ci-ccache-begin
 step "make kernel" make kernel "${leg[@]}"

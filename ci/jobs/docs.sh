@@ -4,11 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in
--h | --help) sed -n '2,3p' "$0" | sed 's/^# //'; exit 0 ;;
-"") ;;
-*) die "ci/jobs/docs.sh takes no arguments (got '$1')" ;;
-esac
+job_help 3 "${1:-}"
+[ $# = 0 ] || die "ci/jobs/docs.sh takes no arguments (got '$1')"
 cd "$TPF_ROOT"
 
 step "make man" make man

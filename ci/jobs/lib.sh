@@ -7,6 +7,9 @@
 #                        steps of a job do
 #   always NAME CMD...   run CMD even after a failure (a step with if: ${{ !cancelled() }})
 #   failed NAME          true if the step NAME ran and failed
+#   job_help N ARG       with ARG -h or --help: print the script's comment lines 2..N, exit 0
+#   job_leg ARG...       the ARCH BASE of a per-leg job: checked (or die with the usage),
+#                        then leg=(ARCH=... BASE=...) for the make steps
 #   finish               print the steps with their result and time (and append them to
 #                        $GITHUB_STEP_SUMMARY when set); exit 1 if a step failed
 # shellcheck shell=bash
@@ -39,6 +42,18 @@ job_run() {
 		job_failed=1
 		echo "== $name: FAILED with status $rc"
 	fi
+}
+
+job_help() {
+	case "${2:-}" in -h | --help) sed -n "2,$1p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+}
+
+job_leg() {
+	[ $# = 2 ] || die "usage: ci/jobs/${0##*/} ARCH BASE (ARCH: ${TPF_ARCHES// / or }; BASE: ${TPF_BASES// / or })"
+	check_arch "$1"
+	base_env "$2"
+	# shellcheck disable=SC2034 # read by the job script that sources this file
+	leg=(ARCH="$1" BASE="$2")
 }
 
 step() { job_run step "$@"; }

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h | --help) sed -n '2,4p' "$0" | sed 's/^# //'; exit 0 ;; esac
+job_help 4 "${1:-}"
 [ $# = 1 ] || die "usage: ci/jobs/series.sh BASE (BASE: ${TPF_BASES// / or })"
 base_env "$1"
 cd "$TPF_ROOT"

@@ -5,11 +5,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in
--h | --help) sed -n '2,4p' "$0" | sed 's/^# //'; exit 0 ;;
-"") ;;
-*) die "ci/jobs/static.sh takes no arguments (got '$1')" ;;
-esac
+job_help 4 "${1:-}"
+[ $# = 0 ] || die "ci/jobs/static.sh takes no arguments (got '$1')"
 cd "$TPF_ROOT"
 
 step "make check-shell" make check-shell
