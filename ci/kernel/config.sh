@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Generate .config in an O= dir: tinyconfig + kernel/config fragments (common, the arch,
-# the base's base-<BASE>.config if there is one, the KCONFIG variant), then check that
-# every option the fragments ask for survived olddefconfig (the last fragment's line for
-# an option is the one asked for).
+# base-<BASE>.config and <ARCH>-<BASE>.config if there are, the KCONFIG variant), then
+# check that every option the fragments ask for survived olddefconfig (the last
+# fragment's line for an option is the one asked for).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -16,6 +16,7 @@ arch_env "$arch"
 
 frags=("$TPF_ROOT/kernel/config/common.config" "$TPF_ROOT/kernel/config/$arch.config")
 [ ! -f "$TPF_ROOT/kernel/config/base-$BASE.config" ] || frags+=("$TPF_ROOT/kernel/config/base-$BASE.config")
+[ ! -f "$TPF_ROOT/kernel/config/$arch-$BASE.config" ] || frags+=("$TPF_ROOT/kernel/config/$arch-$BASE.config")
 if [ -n "$variant" ]; then
 	[ -f "$TPF_ROOT/kernel/config/$variant.config" ] ||
 		die "unknown KCONFIG '$variant': no kernel/config/$variant.config (see kernel/config/)"
@@ -59,3 +60,9 @@ done < <(awk '/^CONFIG_[A-Za-z0-9_]+=/ { o = $0; sub(/=.*/, "", o) }
 if [ ${#dropped[@]} -gt 0 ]; then
 	die "config option dropped by olddefconfig for $arch: ${dropped[*]}; fix its dependencies in kernel/config/"
 fi
+
+# An option every test kernel needs whatever the fragments say: distribution kernels all have
+# rseq (glibc registers it in every thread; on x86_64 7.2 the vDSO robust try-unlock
+# depends on it, which kernel/config/x86_64-7.2.config asks for).
+grep -qx 'CONFIG_RSEQ=y' "$obj/.config" ||
+	die "CONFIG_RSEQ=y missing from the $arch kernel's .config: every distribution kernel has it; keep it in kernel/config/common.config"
