@@ -11,27 +11,38 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARCHES = ["x86_64", "arm64"]
 
 # The mutex types of `perf bench futex mutex -f TYPE`, in the order of every table.
-TYPES = ["ww", "pi", "tp", "glibc", "adaptive", "spin"]
+# ww-spin is the control of rseq-adaptive: the same lock without the slice extension request
+# ("adaptive" is glibc's PTHREAD_MUTEX_ADAPTIVE_NP).
+TYPES = ["ww", "pi", "tp", "glibc", "adaptive", "spin", "ww-spin", "rseq-adaptive", "rseq-spin"]
 LABEL = {"ww": "WW", "pi": "PI", "tp": "TP", "glibc": "glibc", "adaptive": "adaptive",
-         "spin": "spin"}
+         "spin": "spin", "ww-spin": "WW-spin", "rseq-adaptive": "rseq-adaptive",
+         "rseq-spin": "rseq-spin"}
 
-# A case: threads, load (work loop iterations), wait (1us-sleep share /1024), shared.
-CASE_KEYS = ["threads", "load", "wait", "shared"]
+# A case: threads, load (work loop iterations), wait (1us-sleep share /1024), shared, pinned
+# (threads pinned round-robin to the vCPUs, perf's default; 0: -U).  Results from a perf
+# without the pinned key were pinned.
+CASE_KEYS = ["threads", "load", "wait", "shared", "pinned"]
+CASE_DEFAULTS = {"pinned": 1}
+
+
+def case_key(r):
+    """The case tuple of a runs.csv or summary.csv row."""
+    return tuple(int(r.get(k) or CASE_DEFAULTS.get(k, 0)) for k in CASE_KEYS)
 
 # runs.csv: one row per run (the guest's "# result:" line plus the repetition).
-RUN_FIELDS = ("rep type status threads cpus load wait shared runtime ops ops_per_sec "
+RUN_FIELDS = ("rep type status threads cpus load wait shared pinned runtime ops ops_per_sec "
               "cpu_us_per_op cpu_util lock_syscalls unlock_syscalls wakeups lock_errors "
-              "unlock_errors stolen top handoff "
+              "unlock_errors stolen top handoff slice_req slice_granted "
               "thr_min thr_avg thr_max thr_rsd wait_max_us wait_p99_us thr_p99_max_us").split()
 # summary.csv: one row per type and case.  cpu_*: the CPU time of the bench process (user + sys,
 # getrusage()) per op in us and divided by the runtime (CPUs busy); "na" from a perf without them.
 SUMMARY_FIELDS = (
-    "type threads load wait shared status n ops_per_sec_median ops_per_sec_min ops_per_sec_max "
+    "type threads load wait shared pinned status n ops_per_sec_median ops_per_sec_min ops_per_sec_max "
     "ops_total lock_syscalls_per_op unlock_syscalls_per_op syscalls_per_op unlock_syscalls_total "
     "thr_min_median thr_avg_median thr_max_median thr_min_avg_ratio stolen_total top_total "
     "handoff_total errors_total wait_max_us_max wait_max_us_median wait_p99_us_median "
     "thr_p99_max_us_median cpu_us_per_op_median cpu_us_per_op_min cpu_us_per_op_max "
-    "cpu_util_median").split()
+    "cpu_util_median slice_req_total slice_granted_total").split()
 
 
 def fnum(x):
@@ -73,7 +84,7 @@ def load_bases():
 
 
 def load_archs(results, arches=ARCHES, suffix=""):
-    """[{arch, key (its directory: arch + SUFFIX), meta, cases: {(threads, load, wait, shared):
+    """[{arch, key (its directory: arch + SUFFIX), meta, cases: {(threads, load, wait, shared, pinned):
     {type: row}}, exit, real, previous (the same for previous/ or None)}] of the ARCHES
     (directories <arch>SUFFIX) RESULTS has."""
     out = []
@@ -85,7 +96,7 @@ def load_archs(results, arches=ARCHES, suffix=""):
             continue
         cases = {}
         for r in rows:
-            cases.setdefault(tuple(int(r[k]) for k in CASE_KEYS), {})[r["type"]] = r
+            cases.setdefault(case_key(r), {})[r["type"]] = r
         out.append({"arch": arch, "key": arch + suffix, "cases": cases,
                     "meta": load_json(os.path.join(d, "meta.json"), {}),
                     "exit": load_json(os.path.join(d, "exit-cost", "summary.json")),
@@ -121,13 +132,13 @@ def spread(r, field="ops_per_sec"):
 
 
 def plain(k):
-    """A case without sleeping critical sections and on a private futex."""
-    return k[2] == 0 and k[3] == 0
+    """A case without sleeping critical sections, on a private futex, threads pinned."""
+    return k[2] == 0 and k[3] == 0 and k[4]
 
 
 def table_order(k):
     """Sort key of the cases in the tables: plain cases first, then by threads and load."""
-    return (k[2], k[3], k[0], k[1])
+    return (k[2], k[3], -k[4], k[0], k[1])
 
 
 def vcpus(a):

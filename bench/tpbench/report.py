@@ -194,11 +194,12 @@ def findings(a):
     pts = G.cpu_points(a)
     if pts:
         def busy(t):
-            vals = [fnum(ok(a["cases"][k], t).get("cpu_util_median")) for _, k, _ in pts]
+            vals = [fnum((ok(a["cases"][k], t) or {}).get("cpu_util_median")) for _, k, *_ in pts]
             vals = [v for v in vals if v is not None]
             return f"{min(vals):.2f}–{max(vals):.2f}" if vals else None
 
-        xs = [x for x, *_ in pts]
+        xs = [x for x in (ratio(cpu(a["cases"][k], "tp"), cpu(a["cases"][k], "ww"))
+                          for _, k, *_ in pts) if x is not None] or [x for x, *_ in pts]
         out.append(note("finding.cpu", lo=min(xs), hi=max(xs), cases=len(xs), vcpus=nv,
                         tp=busy("tp"), ww=busy("ww"), util=busy("tp") and busy("ww")))
     return out
@@ -218,7 +219,9 @@ def missed_why(a, res):
                      shrinks=len(pts) > 1 and pts[-1][1] > pts[0][1])
         elif key == "tp-best":
             bad = G.tp_losses(a)
-            f.update(slower=len(bad), comparisons=2 * len(a["cases"]),
+            f.update(slower=len(bad), comparisons=sum(
+                         ops(c, "tp") is not None and ops(c, t) is not None
+                         for c in a["cases"].values() for t in G.PEERS),
                      within=all(w for *_, w in bad),
                      cases="; ".join(note("missed.tp-best.case", case=case_name(k),
                                           type=LABEL[t]) for k, t, *_ in bad))

@@ -89,9 +89,9 @@ def fmt(v, spec=".2f", none="–"):
 
 
 def case_name(k):
-    t, load, wait, shared = k
+    t, load, wait, shared, pinned = k
     s = f"{t} thr, 1us sleep ({wait}/1024)" if wait else f"{t} thr, load {load}"
-    return s + ", shared" if shared else s
+    return s + (", shared" if shared else "") + ("" if pinned else ", unpinned")
 
 
 def md_table(head, rows):

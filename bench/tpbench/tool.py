@@ -21,8 +21,8 @@ import re
 import statistics
 import sys
 
-from .data import (CASE_KEYS, RUN_FIELDS, SUMMARY_FIELDS, TYPES, fnum, load_archs, ratio,
-                   read_summary)
+from .data import (CASE_DEFAULTS, CASE_KEYS, RUN_FIELDS, SUMMARY_FIELDS, TYPES, case_key, fnum,
+                   load_archs, ratio, read_summary)
 from .text import Missing, case_name, render
 
 PROG = "bench/tool.py"
@@ -44,8 +44,8 @@ def read_matrix(path):
                 m[key] = int(args[0])
             elif key == "types" and args:
                 m["types"] = args
-            elif key == "case" and len(args) == 4:
-                m["cases"].append(dict(zip(CASE_KEYS, map(int, args))))
+            elif key == "case" and len(args) in (4, 5):
+                m["cases"].append({**CASE_DEFAULTS, **dict(zip(CASE_KEYS, map(int, args)))})
             else:
                 sys.exit(f"{path}:{lineno}: cannot parse '{' '.join(line)}'")
     if not m["types"] or not m["cases"] or m["reps"] < 1 or m["runtime"] < 1:
@@ -57,6 +57,7 @@ def cmd_gen(a):
     m = read_matrix(a.matrix)
     runs = [f"run {rep} -f {typ} -t {c['threads']} -l {c['load']} -r {m['runtime']}"
             + (f" -w {c['wait']}" if c["wait"] else "") + (" -S" if c["shared"] else "")
+            + ("" if c["pinned"] else " -U")
             for rep in range(1, m["reps"] + 1) for c in m["cases"] for typ in m["types"]]
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(render("guest-bench.sh.in", generator=PROG, matrix=os.path.relpath(a.matrix),
@@ -121,7 +122,7 @@ def summarize(key, rs):
         row[fld + "_median"] = median([num(r[fld]) for r in ok])
     row["thr_min_avg_ratio"] = median([num(r["thr_min"]) / num(r["thr_avg"])
                                        for r in ok if num(r["thr_avg"])])
-    for fld in ("stolen", "top", "handoff"):
+    for fld in ("stolen", "top", "handoff", "slice_req", "slice_granted"):
         vals = [num(r.get(fld)) for r in ok]
         row[fld + "_total"] = None if None in vals else sum(vals)
     row["errors_total"] = sum(num(r.get("lock_errors")) or 0 for r in ok) + \
@@ -163,10 +164,10 @@ def cmd_parse(a):
     write_csv(os.path.join(a.out, "runs.csv"), RUN_FIELDS, runs, extrasaction="ignore")
     groups = {}
     for r in runs:
-        key = (r.get("type"),) + tuple(int(r.get(k, 0)) for k in CASE_KEYS)
+        key = (r.get("type"),) + case_key(r)
         groups.setdefault(key, []).append(r)
     rows = sorted((summarize(key, rs) for key, rs in groups.items()), key=lambda r: (
-        r["wait"], r["shared"], r["threads"], r["load"],
+        r["wait"], r["shared"], -r["pinned"], r["threads"], r["load"],
         TYPES.index(r["type"]) if r["type"] in TYPES else 99))
     write_csv(os.path.join(a.out, "summary.csv"), SUMMARY_FIELDS,
               [{k: fmt(v) for k, v in r.items()} for r in rows])
@@ -196,8 +197,8 @@ def cmd_parse(a):
 def cmd_table(a):
     cases = {}
     for r in read_summary(a.dir):
-        cases.setdefault(tuple(r[k] for k in CASE_KEYS), {})[r["type"]] = r
-    print(f"{'threads':>7} {'load':>4} {'wait':>4} {'shr':>3} " +
+        cases.setdefault(case_key(r), {})[r["type"]] = r
+    print(f"{'threads':>7} {'load':>4} {'wait':>4} {'shr':>3} {'pin':>3} " +
           " ".join(f"{t:>9}" for t in TYPES) + "   tp/ww  tp/spin  cpu tp/ww")
     for key, by in cases.items():
         cells = []
@@ -216,7 +217,7 @@ def cmd_table(a):
                 return f"{v:7.2f}"
             except (KeyError, ValueError, ZeroDivisionError):
                 return f"{na:>7}"
-        print(f"{key[0]:>7} {key[1]:>4} {key[2]:>4} {key[3]:>3} " + " ".join(cells) +
+        print(f"{key[0]:>7} {key[1]:>4} {key[2]:>4} {key[3]:>3} {key[4]:>3} " + " ".join(cells) +
               f" {rel('tp', 'ww')}  {rel('tp', 'spin')}"
               f"    {rel('tp', 'ww', 'cpu_us_per_op_median', 'n/a')}")
     print("(median ops/sec over the repetitions; cpu tp/ww: TP's CPU time per op over WW's)")
