@@ -54,10 +54,14 @@ if ! make -C "$TPF_ROOT/lib" CROSS_COMPILE="$CROSS" O="$out/lib-build" \
 fi
 lib_mode=tp
 [ "${TPF_STOCK:-0}" = 1 ] && lib_mode=glibc
-# 600 s: about 100 s on the arm64 debug kernel of a quiet host, twice that beside other jobs;
-# the test programs' own watchdogs (300 s each) catch a hang sooner.
-printf '%s\tproject/lib-tests\t%s\n' 600 \
-	"sh /tpf/lib/tests/run-tests.sh --expect $lib_mode /tpf/lib" >>"$list"
+# 600 s: about 100 s on a default kernel; the test programs' own watchdogs (300 s each)
+# catch a hang sooner.  A kernel with KASAN, KCSAN or lockdep runs them several times
+# slower (arm64 debug, 7.2: 318 s alone, and past 600 s beside two kernel builds), so
+# there both limits double.
+slow=1
+grep -qE '^CONFIG_(KASAN|KCSAN|PROVE_LOCKING)=y' "$obj/.config" && slow=2
+printf '%s\tproject/lib-tests\t%s\n' $((600 * slow)) \
+	"TAP_WATCHDOG_SCALE=$slow sh /tpf/lib/tests/run-tests.sh --expect $lib_mode /tpf/lib" >>"$list"
 
 # The project's own guest tests; "timeout: N" in the first lines sets N.
 # kselftest.h (TAP helpers) comes from the tree being tested, tp-futex.h (the TP

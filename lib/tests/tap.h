@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Minimal TAP 13 output for the lib/ tests, with kselftest's exit codes
- * (0 pass, 1 fail, 4 skip).  A watchdog alarm turns a hang into a failure.
+ * (0 pass, 1 fail, 4 skip).  A watchdog alarm turns a hang into a failure;
+ * TAP_WATCHDOG_SCALE=N in the environment multiplies its time by N (slow
+ * kernels: sanitizers, lockdep).
  */
 #ifndef TP_TAP_H
 #define TP_TAP_H
@@ -21,9 +23,12 @@ static int tap_count, tap_failed;
 
 static inline void tap_plan(int n, unsigned int watchdog_s)
 {
+	const char *scale = getenv("TAP_WATCHDOG_SCALE");
+	int k = scale ? atoi(scale) : 1;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..%d\n", n);
-	alarm(watchdog_s);
+	alarm(watchdog_s * (k > 0 && k <= 100 ? k : 1));
 }
 
 static inline void __attribute__((format(printf, 2, 3)))
