@@ -11,12 +11,13 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARCHES = ["x86_64", "arm64"]
 
 # The mutex types of `perf bench futex mutex -f TYPE`, in the order of every table.
-# ww-spin is the control of rseq-adaptive: the same lock without the slice extension request
-# ("adaptive" is glibc's PTHREAD_MUTEX_ADAPTIVE_NP).
-TYPES = ["ww", "pi", "tp", "glibc", "adaptive", "spin", "ww-spin", "rseq-adaptive", "rseq-spin"]
+# ww-spin and spin-backoff are the controls of rseq-adaptive and rseq-spin: the same locks
+# without the slice extension request ("adaptive" is glibc's PTHREAD_MUTEX_ADAPTIVE_NP).
+TYPES = ["ww", "pi", "tp", "glibc", "adaptive", "spin", "ww-spin", "rseq-adaptive",
+         "spin-backoff", "rseq-spin"]
 LABEL = {"ww": "WW", "pi": "PI", "tp": "TP", "glibc": "glibc", "adaptive": "adaptive",
          "spin": "spin", "ww-spin": "WW-spin", "rseq-adaptive": "rseq-adaptive",
-         "rseq-spin": "rseq-spin"}
+         "spin-backoff": "spin-backoff", "rseq-spin": "rseq-spin"}
 
 # A case: threads, load (work loop iterations), wait (1us-sleep share /1024), shared, pinned
 # (threads pinned round-robin to the vCPUs, perf's default; 0: -U).  Results from a perf

@@ -115,7 +115,7 @@ def summarize(key, rs):
     if None not in ls and None not in us and tot:
         row.update(lock_syscalls_per_op=sum(ls) / tot, unlock_syscalls_per_op=sum(us) / tot,
                    syscalls_per_op=(sum(ls) + sum(us)) / tot, unlock_syscalls_total=sum(us))
-    elif key[0] == "spin":
+    elif key[0] in ("spin", "spin-backoff"):
         row.update(lock_syscalls_per_op=0.0, unlock_syscalls_per_op=0.0, syscalls_per_op=0.0,
                    unlock_syscalls_total=0)
     for fld in ("thr_min", "thr_avg", "thr_max"):
