@@ -26,8 +26,8 @@ plain_text = Notes("summary.txt.in")
 VERDICT = {G.MET: "met", G.MISSED: "**not met**", G.NOT_MEASURED: "n/a (not measured)",
            G.TP_UNSUPPORTED: "n/a (TP unsupported)"}
 # The ratio columns of the throughput table: (type, over type, format).
-RATIOS = [("tp", "ww", ".2f"), ("tp", "adaptive", ".2f"), ("tp", "spin", ".2f"),
-          ("pi", "ww", ".3f")]
+RATIOS = [("tp", "ww", ".2f"), ("tp", "adaptive", ".2f"), ("tp", "rseq-adaptive", ".2f"),
+          ("tp", "spin", ".2f"), ("pi", "ww", ".3f")]
 # After TP/WW: TP's CPU time per op over WW's ("n/a" for results without CPU time).
 RATIO_HEAD = ([f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS[:1]] + ["TP/WW CPU/op"]
               + [f"{LABEL[x]}/{LABEL[y]}" for x, y, _ in RATIOS[1:]])
