@@ -138,6 +138,8 @@ def arch_section(a, res, made, title=None, patches="kernel/patches"):
         busy = False
     return render(
         "arch.md.in", arch=arch, title=title or arch, patches=patches, m=Missing(meta),
+        skipped="".join(f"\n| skipped: {t} | {why} |"
+                        for t, why in sorted((meta.get("skipped") or {}).items())),
         busy=busy, no_tp=not tp_supported(a), goals_table=goals,
         throughput_heading=note("throughput-heading"), throughput_table=throughput_table(a),
         syscalls_table=syscalls_table(a), syscalls_svg=made.get(f"syscalls-{key}", ""),

@@ -29,6 +29,7 @@ PROG = "bench/tool.py"
 TUNING_USAGE = "usage: bench/tuning-report.py [DIR]   (DIR default build/bench-tuning)"
 RESULT_RE = re.compile(r"# result: (.*\S)")
 BENCH_RE = re.compile(r"# bench: (.*\S)")
+SKIP_RE = re.compile(r"# skip: ([a-z-]+): (.*\S)")
 KV_RE = re.compile(r"(\w+)=(\S+)")
 
 
@@ -145,13 +146,17 @@ def summarize(key, rs):
 
 
 def cmd_parse(a):
-    runs, bench, fails = [], {}, []
+    runs, bench, fails, skipped = [], {}, [], {}
     with open(a.log, errors="replace") as f:
         for line in f:
             line = line.replace("\r", "")
             m = RESULT_RE.search(line)
             if m:
                 runs.append(dict(KV_RE.findall(m.group(1))))
+                continue
+            m = SKIP_RE.search(line)
+            if m:
+                skipped.setdefault(m.group(1), m.group(2))
                 continue
             m = BENCH_RE.search(line)
             if m:
@@ -181,6 +186,10 @@ def cmd_parse(a):
         completed="fails" in bench)
     if "error" in bench:
         meta["error"] = bench["error"]
+    if skipped:
+        meta["skipped"] = skipped
+        for t, why in skipped.items():
+            print(f"bench-tool: {t} skipped: {why}", file=sys.stderr)
     with open(os.path.join(a.out, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2, sort_keys=True)
         f.write("\n")
