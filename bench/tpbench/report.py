@@ -201,9 +201,10 @@ def findings(a):
             return f"{min(vals):.2f}–{max(vals):.2f}" if vals else None
 
         xs = [x for x in (ratio(cpu(a["cases"][k], "tp"), cpu(a["cases"][k], "ww"))
-                          for _, k, *_ in pts) if x is not None] or [x for x, *_ in pts]
-        out.append(note("finding.cpu", lo=min(xs), hi=max(xs), cases=len(xs), vcpus=nv,
-                        tp=busy("tp"), ww=busy("ww"), util=busy("tp") and busy("ww")))
+                          for _, k, *_ in pts) if x is not None]
+        if xs:
+            out.append(note("finding.cpu", lo=min(xs), hi=max(xs), cases=len(xs), vcpus=nv,
+                            tp=busy("tp"), ww=busy("ww"), util=busy("tp") and busy("ww")))
     return out
 
 
@@ -221,7 +222,7 @@ def missed_why(a, res):
                      shrinks=len(pts) > 1 and pts[-1][1] > pts[0][1])
         elif key == "tp-best":
             bad = G.tp_losses(a)
-            f.update(slower=len(bad), comparisons=sum(
+            f.update(peers=G.PEER_NAMES, slower=len(bad), comparisons=sum(
                          ops(c, "tp") is not None and ops(c, t) is not None
                          for c in a["cases"].values() for t in G.PEERS),
                      within=all(w for *_, w in bad),
